@@ -1,0 +1,78 @@
+# DPM top-level Makefile.
+#
+# Every target depends on what it needs, so `make check` and `make demo`
+# work straight after a clone.  Components add themselves through their own
+# build.mk fragments (included below); those only append to the variables
+# defined here and use the helper macros, so this file stays the one place
+# that knows the shape of the build.
+
+BUILD      ?= build
+HOSTCC     ?= gcc
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP \
+	-Iqemu -Imeter -Ihostfilter -Ianalysis
+HOST_LDLIBS := -lm
+UNIT_LDLIBS := -lcmocka -lm
+
+DEPS_STAMP := $(BUILD)/deps/.done
+DPM        := $(BUILD)/bin/dpm
+
+# Sources of the host tool `dpm`; fragments append to it.
+DPM_SRCS := qemu/dpm.c
+# Unit-test binaries (cmocka); fragments append through $(call unit_test,...).
+UNIT_BINS :=
+# Guest images and host tests wanted by `make` / `make check`.
+ALL_TARGETS := $(DPM)
+# Benchmark targets; fragments append.  `make bench` runs them all.
+BENCH_TARGETS :=
+
+.PHONY: all deps check check-unit check-guest check-cluster bench demo clean
+all: build-all
+
+host_obj = $(patsubst %.c,$(BUILD)/host/%.o,$(1))
+
+# $(call unit_test,NAME,SOURCES): a cmocka test binary build/tests/unit/NAME
+# built from SOURCES (the test file first, then the code under test).
+define unit_test
+UNIT_BINS += $(BUILD)/tests/unit/$(1)
+$(BUILD)/tests/unit/$(1): $(call host_obj,$(2)) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$(HOSTCC) -o $$@ $$^ $(UNIT_LDLIBS)
+endef
+
+include $(sort $(wildcard */build.mk arch/*/build.mk servers/*/build.mk tests/*/build.mk))
+
+build-all: $(ALL_TARGETS)
+
+$(BUILD)/host/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
+
+$(DPM): $(call host_obj,$(DPM_SRCS))
+	@mkdir -p $(@D)
+	$(HOSTCC) -o $@ $^ $(HOST_LDLIBS) $(DPM_LDLIBS)
+
+# Debian packages and third-party sources (lwIP, newlib for i386).
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): arch/deps.sh
+	BUILD=$(BUILD) bash arch/deps.sh
+	@mkdir -p $(@D) && touch $@
+
+# ---- tests ---------------------------------------------------------------
+# Each suite ends with its own "name: N passed, N failed" line and leaves its
+# counts in build/tests/NAME.count; `make check` adds them up.
+SUITES := unit guest
+
+check-unit: $(UNIT_BINS) $(DPM)
+	@bash tests/run-unit.sh $(BUILD)/tests/unit.count $(UNIT_BINS)
+
+check:
+	@rm -f $(BUILD)/tests/*.count
+	@for s in $(SUITES); do $(MAKE) --no-print-directory check-$$s || true; done
+	@bash tests/total.sh $(BUILD)/tests $(SUITES)
+
+bench: $(BENCH_TARGETS)
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/bench
+
+-include $(shell find $(BUILD)/host -name '*.d' 2>/dev/null)
