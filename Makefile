@@ -39,7 +39,10 @@ $(BUILD)/tests/unit/$(1): $(call host_obj,$(2)) | $(DEPS_STAMP)
 	$(HOSTCC) -o $$@ $$^ $(UNIT_LDLIBS)
 endef
 
-include $(sort $(wildcard */build.mk arch/*/build.mk servers/*/build.mk tests/*/build.mk))
+# Components first (they list sources and programs), then the machines
+# (which build every listed program for themselves).
+include $(sort $(wildcard */build.mk servers/*/build.mk tests/*/build.mk))
+include $(sort $(wildcard arch/*/build.mk))
 
 build-all: $(ALL_TARGETS)
 

@@ -41,8 +41,10 @@ enum trace_type {
 #define METER_FLAG(type) (1u << (type))
 #define METER_FLAGS_ALL  0x1ffeu /* types 1..12 */
 
+#ifndef TASK_NODE
 #define TASK_NODE(task) ((uint32_t)(task) >> 16)
 #define TASK_PID(task)  ((uint32_t)(task) & 0xffffu)
+#endif
 #define TASK_MAKE(node, pid) (((uint32_t)(node) << 16) | ((uint32_t)(pid) & 0xffffu))
 
 #define NO_LINK 0xffffffffu /* passLink when no link was passed */

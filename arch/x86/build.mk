@@ -1,0 +1,62 @@
+# arch/x86/build.mk - the i386 node: the kernel (kernel/ + arch/x86/), the
+# programs of PROGRAMS built against newlib for i386, and the kernel image
+# with every program packed in (build/x86/kernel.elf, a multiboot ELF).
+
+X86 := $(BUILD)/x86
+X86_GCCINC := $(shell gcc -m32 -print-file-name=include)
+X86_LIBGCC := $(shell gcc -m32 -print-libgcc-file-name)
+NEWLIB_I386 := $(BUILD)/deps/newlib-i386/i686-elf
+X86_KERNEL := $(X86)/kernel.elf
+
+X86_COMMON := -m32 -march=i686 -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-pie -fno-pic \
+	-fno-stack-protector -fno-asynchronous-unwind-tables -MMD -MP
+X86_KCFLAGS := $(X86_COMMON) -ffreestanding -fno-builtin -nostdinc -isystem $(X86_GCCINC) \
+	-mno-sse -mno-mmx -mno-80387 -Ikernel -Iarch/x86 -Imeter
+X86_UCFLAGS := $(X86_COMMON) -nostdinc -isystem $(NEWLIB_I386)/include -isystem $(X86_GCCINC) \
+	-U__linux__ -U__linux -Ulinux -U__gnu_linux__ -U__unix__ -U__unix -Uunix \
+	-Ikernel -Iservers/lib -Iarch/x86/user -Imeter
+
+X86_KERNEL_SRCS := $(wildcard kernel/*.c arch/x86/*.c arch/x86/*.S)
+X86_KERNEL_OBJS := $(patsubst %,$(X86)/k/%.o,$(X86_KERNEL_SRCS))
+X86_USERLIB_OBJS := $(patsubst %,$(X86)/u/%.o,$(USERLIB_SRCS))
+X86_CRT0 := $(X86)/u/arch/x86/user/crt0.S.o
+X86_PROGRAM_FILES := $(patsubst %,$(X86)/prog/%,$(PROGRAMS))
+
+ALL_TARGETS += $(X86_KERNEL)
+
+$(X86)/k/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	gcc $(X86_KCFLAGS) -c -o $@ $<
+$(X86)/k/%.S.o: %.S
+	@mkdir -p $(@D)
+	gcc $(X86_KCFLAGS) -c -o $@ $<
+$(X86)/u/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	gcc $(X86_UCFLAGS) -c -o $@ $<
+$(X86)/u/%.S.o: %.S
+	@mkdir -p $(@D)
+	gcc $(X86_UCFLAGS) -c -o $@ $<
+
+$(X86)/libdemos.a: $(X86_USERLIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+# $(call x86_program,NAME): link one program of the boot image.
+define x86_program
+$(X86)/prog/$(1): $(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) $(X86)/libdemos.a arch/x86/user/user.ld
+	@mkdir -p $$(@D)
+	ld -m elf_i386 -z max-page-size=4096 -z noexecstack -T arch/x86/user/user.ld -o $$@ \
+		$(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) \
+		--start-group $(X86)/libdemos.a $(NEWLIB_I386)/lib/libc.a $(NEWLIB_I386)/lib/libm.a $(X86_LIBGCC) --end-group
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call x86_program,$(p))))
+
+# The boot image: every program's ELF, .incbin'd into the kernel with a table.
+$(X86)/bootimage.S: $(X86_PROGRAM_FILES) arch/mkbootimage.sh
+	bash arch/mkbootimage.sh $@ $(X86_PROGRAM_FILES)
+$(X86)/bootimage.o: $(X86)/bootimage.S
+	gcc -m32 -c -o $@ $<
+
+$(X86_KERNEL): $(X86_KERNEL_OBJS) $(X86)/bootimage.o arch/x86/kernel.ld
+	ld -m elf_i386 -z noexecstack -T arch/x86/kernel.ld -o $@ $(X86_KERNEL_OBJS) $(X86)/bootimage.o $(X86_LIBGCC)
+
+-include $(shell find $(X86) -name '*.d' 2>/dev/null)

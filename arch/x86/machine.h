@@ -1,0 +1,18 @@
+/* arch/x86/machine.h - arch/x86's internal interfaces between its files. */
+#ifndef DPM_X86_MACHINE_H
+#define DPM_X86_MACHINE_H
+#include <stdint.h>
+
+void serial_init(void);
+void pic_init(void);
+void pic_eoi(uint32_t irq);
+void pit_init(void);
+void clock_calibrate(void);
+uint32_t clock_mhz(void);
+extern volatile uint32_t x86_ticks;
+
+void cpu_tables_init(void);          /* GDT, TSS, IDT */
+void tss_set_kernel_stack(uint32_t esp0);
+void mmu_init(uintptr_t mem_end);
+uint32_t mmu_kernel_pd(void);
+#endif

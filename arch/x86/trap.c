@@ -1,0 +1,47 @@
+/*
+ * arch/x86/trap.c - where every interrupt, exception and kernel call lands.
+ * Kernel calls go to the portable dispatcher; a fault in user mode ends the
+ * process (the node runs on); a fault in the kernel is a bug and panics.
+ */
+#include "kernel.h"
+#include "x86.h"
+#include "trapframe.h"
+#include "machine.h"
+
+static uint32_t fault_reason(uint32_t trapno)
+{
+	switch (trapno) {
+	case 0: return EXIT_FAULT_DIVIDE;
+	case 6: return EXIT_FAULT_ILLEGAL;
+	case 13: return EXIT_FAULT_ILLEGAL;  /* privileged instruction, bad segment */
+	case 14: return EXIT_FAULT_MEMORY;
+	case 12: return EXIT_FAULT_STACK;
+	default: return EXIT_FAULT_OTHER;
+	}
+}
+
+void x86_trap(struct trapframe *tf);
+void x86_trap(struct trapframe *tf)
+{
+	int from_user = (tf->cs & 3) == 3;
+	if (tf->trapno == T_SYSCALL) {
+		tf->eax = (uint32_t)syscall_dispatch(current, tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi);
+		return;
+	}
+	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + 16) {
+		uint32_t irq = tf->trapno - T_IRQ0;
+		pic_eoi(irq);
+		if (irq == 0) {
+			x86_ticks++;
+			if (from_user)
+				kernel_tick();
+		}
+		return;
+	}
+	uint32_t addr = tf->trapno == 14 ? rcr2() : 0;
+	if (from_user) {
+		kernel_user_fault(fault_reason(tf->trapno), addr, tf->eip);
+		return;
+	}
+	panic("trap %u in kernel: err 0x%x eip 0x%x cr2 0x%x", tf->trapno, tf->err, tf->eip, addr);
+}

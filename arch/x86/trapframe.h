@@ -1,0 +1,27 @@
+/* arch/x86/trapframe.h - what trapentry.S pushes on the kernel stack. */
+#ifndef DPM_X86_TRAPFRAME_H
+#define DPM_X86_TRAPFRAME_H
+#include <stdint.h>
+
+struct trapframe {
+	uint32_t edi, esi, ebp, oesp, ebx, edx, ecx, eax; /* pushal */
+	uint32_t gs, fs, es, ds;
+	uint32_t trapno, err;
+	uint32_t eip, cs, eflags;
+	uint32_t esp, ss; /* only when coming from user mode */
+};
+
+/* Callee-saved registers kept by x86_swtch; eip is its return address. */
+struct x86_context {
+	uint32_t edi, esi, ebx, ebp, eip;
+};
+
+#define SEG_KCODE 0x08
+#define SEG_KDATA 0x10
+#define SEG_UCODE (0x18 | 3)
+#define SEG_UDATA (0x20 | 3)
+#define SEG_TSS   0x28
+
+#define T_SYSCALL 128
+#define T_IRQ0    32
+#endif

@@ -1,0 +1,156 @@
+/*
+ * kernel/abi.h - the kernel-call interface as a process sees it: call
+ * numbers, argument structures, error codes, link rights, and the requests
+ * a kernel link accepts.  Shared verbatim by the kernel and user programs;
+ * docs/kernel-calls.md gives the exact semantics of each call.
+ *
+ * Every call returns a 32-bit signed result: >= 0 success, < 0 one of the
+ * E_* codes below.  No call ever crashes the kernel on bad arguments.
+ */
+#ifndef DPM_KERNEL_ABI_H
+#define DPM_KERNEL_ABI_H
+#include <stdint.h>
+
+/* Kernel calls (x86: int $0x80, number in eax, arguments in ebx ecx edx
+ * esi edi, result in eax; ARM: svc, r7 and r0-r4). */
+enum kcall {
+	K_CREATELINK = 1,      /* (struct createlink_args *)             -> link  */
+	K_DESTROYLINK = 2,     /* (link)                                  -> 0     */
+	K_SENDMESSAGE = 3,     /* (link, buf, len, passlink)              -> 0     */
+	K_RECEIVEMESSAGE = 4,  /* (struct message *)                      -> len   */
+	K_ARECEIVEMESSAGE = 5, /* (struct message *)                      -> len   */
+	K_CALL = 6,            /* (link, buf, len, passlink, struct message *reply) -> len */
+	K_MOVEDATA = 7,        /* (struct movedata_args *)                -> bytes */
+	K_STOPTASK = 8,        /* (status)                                never returns */
+	K_NULL = 9,            /* ()  does nothing; measures the bare call cost -> 0 */
+	K_NCALLS
+};
+
+/* Error codes. */
+enum kerror {
+	E_OK = 0,
+	E_BADCALL = -1,     /* no such kernel call                             */
+	E_BADADDR = -2,     /* a pointer or buffer is not in the caller's memory */
+	E_BADLINK = -3,     /* link index out of range or not in use           */
+	E_RIGHTS = -4,      /* the link does not carry the needed right        */
+	E_TOOBIG = -5,      /* message longer than MSG_MAX                     */
+	E_NOSPACE = -6,     /* link table full                                 */
+	E_QUEUEFULL = -7,   /* receiver's queue at QUEUE_MAX; message not sent  */
+	E_NOMEM = -8,       /* kernel message pool or memory exhausted         */
+	E_DEAD = -9,        /* the process the link names has ended            */
+	E_WOULDBLOCK = -10, /* ARECEIVEMESSAGE: no message waiting             */
+	E_BOUNDS = -11,     /* MOVEDATA outside a link's data area             */
+	E_INVAL = -12,      /* an argument is out of its documented range      */
+	E_NOPROG = -13,     /* no program of that name in the boot image       */
+	E_NODEDOWN = -14,   /* the node the link names cannot be reached       */
+	E_BADREQ = -15,     /* a kernel-link request that is malformed         */
+	E_STATE = -16,      /* process is not in a state that allows the request */
+	E_TRUNC = -17,      /* message did not fit the receive buffer (truncated) */
+	E_NONAME = -18      /* name service: nothing registered under the name */
+};
+
+#define MSG_MAX 4096      /* bytes of data in one message                  */
+#define QUEUE_MAX 64      /* messages waiting for one process              */
+#define NLINK 64          /* links in one process's link table             */
+
+/* Link rights (createlink_args.rights and struct link). */
+#define LINK_READ   0x1u  /* MOVEDATA may read the data area               */
+#define LINK_WRITE  0x2u  /* MOVEDATA may write the data area              */
+#define LINK_REPLY  0x4u  /* one-time reply link (made by CALL; not settable) */
+#define LINK_KCTL   0x8u  /* kernel link: process control (process manager) */
+#define LINK_KPOWER 0x10u /* kernel link: power off the node (init)         */
+
+struct createlink_args {
+	uint32_t code;      /* delivered with every message sent over the link */
+	uint32_t data;      /* start of a data area in the caller, or 0        */
+	uint32_t data_len;  /* its length in bytes (0: no data area)           */
+	uint32_t rights;    /* LINK_READ | LINK_WRITE                          */
+};
+
+/* A received message, filled by RECEIVEMESSAGE / ARECEIVEMESSAGE / CALL. */
+struct message {
+	void *buf;          /* in:  where to put the data                      */
+	uint32_t buf_len;   /* in:  its size                                   */
+	uint32_t len;       /* out: bytes of data in the message               */
+	uint32_t code;      /* out: code of the link it was sent over          */
+	int32_t passed;     /* out: index of the passed link, or -1            */
+	int32_t reply;      /* out: index of the one-time reply link (the
+	                       message came from a CALL), or -1                */
+	uint32_t from;      /* out: task of the sender (node << 16 | pid)      */
+};
+
+struct movedata_args {
+	uint32_t from_link; /* link whose data area is read                    */
+	uint32_t from_off;  /* offset into it                                  */
+	uint32_t to_link;   /* link whose data area is written                 */
+	uint32_t to_off;
+	uint32_t len;
+};
+
+/* Standard link slots every process manager-created process starts with. */
+#define LINK_PM      0  /* the process manager                             */
+#define LINK_NS      1  /* the name service                                */
+#define LINK_CONSOLE 2  /* this node's kernel (console, time, memory)      */
+#define LINK_FIRST_FREE 4
+
+/* Requests understood by a kernel link: the first word of the message. */
+enum kreq {
+	KR_CONSOLE_WRITE = 1, /* data: bytes to print                          */
+	KR_TIME = 2,          /* reply: uint64 node clock ns, uint64 own cpu ns */
+	KR_BRK = 3,           /* arg: new program break; reply: the break      */
+	KR_NODE = 4,          /* reply: node id, number of runnable processes  */
+	/* LINK_KCTL only: */
+	KR_CREATE = 16,       /* prog name\0args\0...; reply: task (suspended) */
+	KR_GIVELINK = 17,     /* task, slot: passed link goes into task's slot */
+	KR_START = 18,        /* task                                          */
+	KR_STOP = 19,         /* task                                          */
+	KR_KILL = 20,         /* task                                          */
+	KR_NOTIFY = 21,       /* passed link: where the kernel reports ends    */
+	KR_SETMETER = 22,     /* task, flags (passed link = meter link)        */
+	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
+	/* LINK_KPOWER only: */
+	KR_POWEROFF = 32      /* exit code                                     */
+};
+
+/* Why a process ended (notifications, TERMPROCESS traces). */
+enum exit_reason {
+	EXIT_NORMAL = 0,    /* STOPTASK or return from main                    */
+	EXIT_KILLED = 1,    /* killed through the process manager              */
+	EXIT_FAULT_MEMORY = 2,
+	EXIT_FAULT_ILLEGAL = 3,
+	EXIT_FAULT_DIVIDE = 4,
+	EXIT_FAULT_STACK = 5,
+	EXIT_FAULT_OTHER = 6,
+	EXIT_NODE_DOWN = 7
+};
+
+/* What the kernel sends over the notify link when a process ends. */
+struct kr_exit_notice {
+	uint32_t kind;      /* KR_NOTIFY */
+	uint32_t task;
+	uint32_t reason;    /* enum exit_reason */
+	int32_t status;     /* STOPTASK status */
+	uint32_t fault_addr;
+	uint32_t fault_pc;
+};
+
+struct kr_procinfo {
+	uint32_t task;
+	uint32_t state;     /* enum proc_state */
+	uint64_t cpu_ns;
+	uint32_t queue_len;
+	uint32_t links_used;
+};
+
+/* A task (process address) is (node << 16) | pid, valid cluster-wide. */
+#define TASK_OF(node, pid) (((uint32_t)(node) << 16) | ((uint32_t)(pid) & 0xffffu))
+#ifndef TASK_NODE
+#define TASK_NODE(task) ((uint32_t)(task) >> 16)
+#define TASK_PID(task)  ((uint32_t)(task) & 0xffffu)
+#endif
+#define USER_BASE 0x40000000u
+#define USER_TOP  0xbf000000u
+#define USER_STACK_TOP 0xbeff0000u
+#define USER_STACK_PAGES 16
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * kernel/ipc.c - the message kernel calls: CREATELINK, DESTROYLINK,
+ * SENDMESSAGE, RECEIVEMESSAGE, ARECEIVEMESSAGE, CALL and MOVEDATA.
+ *
+ * A message is copied out of the sender at once (the sender continues), kept
+ * in a kernel page while queued, and copied into the receiver when it
+ * receives.  A CALL passes a one-time reply link and waits only for the
+ * message sent back over it; other messages stay queued meanwhile.  Every
+ * argument is checked before anything changes, so a failed call has no
+ * effect.  Messages addressed to a kernel link are served at once by
+ * kservice.c.  docs/kernel-calls.md is the contract this file implements.
+ */
+#include "kernel.h"
+
+struct msg_pool msgpool;
+struct link kernel_notify_link;
+static uint64_t next_msg_id = 1;
+static uint32_t next_reply_id = 1;
+static uint8_t request_buf[MSG_MAX];
+static uint8_t reply_buf[MSG_MAX];
+
+static int is_kernel_link(const struct link *l)
+{
+	return TASK_PID(l->task) == KERNEL_PID;
+}
+
+static int free_link_slots(struct proc *p)
+{
+	int n = 0;
+	for (int i = LINK_FIRST_FREE; i < NLINK; i++)
+		n += !p->links.slot[i].in_use;
+	return n;
+}
+
+static void msg_free(struct kmsg *m)
+{
+	if (m->data)
+		pfree(m->data);
+	msgpool_put(&msgpool, m);
+}
+
+/* A new message from `from_task` to `to_task`, data copied from `src`
+ * (a user address in `from` when from != NULL, else a kernel pointer). */
+static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
+			    const void *src, uint32_t len, int32_t *err)
+{
+	struct kmsg *m = msgpool_get(&msgpool);
+	if (!m) {
+		*err = E_NOMEM;
+		return NULL;
+	}
+	if (len) {
+		m->data = palloc();
+		if (!m->data) {
+			msgpool_put(&msgpool, m);
+			*err = E_NOMEM;
+			return NULL;
+		}
+		if (from) {
+			if (copy_from_user(from, m->data, (uint32_t)(uintptr_t)src, len) < 0) {
+				msg_free(m);
+				*err = E_BADADDR;
+				return NULL;
+			}
+		} else {
+			memcpy(m->data, src, len);
+		}
+	}
+	m->from = from_task;
+	m->to = to_task;
+	m->len = len;
+	m->id = ((uint64_t)node_id << 48) | next_msg_id++;
+	return m;
+}
+
+/* Copy m into p, which receives with its struct message at p->recv_uaddr.
+ * Consumes m.  Returns what the receive call returns. */
+static int32_t hand_over(struct proc *p, struct kmsg *m)
+{
+	struct message um;
+	int32_t result;
+	if (copy_from_user(p, &um, p->recv_uaddr, sizeof um) < 0) {
+		result = E_BADADDR;
+	} else if (m->status < 0) {
+		result = m->status;
+	} else {
+		uint32_t n = m->len;
+		result = (int32_t)m->len;
+		if (n > um.buf_len) {
+			n = um.buf_len;
+			result = E_TRUNC;
+		}
+		if (n && copy_to_user(p, (uint32_t)(uintptr_t)um.buf, m->data, n) < 0)
+			result = E_BADADDR;
+		um.len = m->len;
+		um.code = m->code;
+		um.from = m->from;
+		um.passed = m->has_link ? link_alloc(&p->links, &m->link, LINK_FIRST_FREE) : -1;
+		um.reply = m->has_reply ? link_alloc(&p->links, &m->reply, LINK_FIRST_FREE) : -1;
+		if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
+			result = E_BADADDR;
+	}
+	msg_free(m);
+	return result;
+}
+
+/* Take the message p waits for, if it is there and p has room for the
+ * links it carries: 1 and *result set, or 0 (nothing to take). */
+static int take_waiting(struct proc *p, int32_t *result)
+{
+	struct kmsg *m;
+	for (m = p->queue.head; m && m->reply_id != p->wait_reply; m = m->next)
+		;
+	if (!m)
+		return 0;
+	if (m->has_link + m->has_reply > free_link_slots(p)) {
+		*result = E_NOSPACE;
+		return 1;
+	}
+	m = msgq_take(&p->queue, p->wait_reply);
+	*result = hand_over(p, m);
+	return 1;
+}
+
+/* Put m on its receiver's queue and wake the receiver if it waits for it.
+ * `force` admits error replies past QUEUE_MAX (a caller must learn). */
+static int32_t enqueue(struct kmsg *m, int force)
+{
+	struct proc *to = proc_by_task(m->to);
+	if (!to)
+		return TASK_NODE(m->to) == node_id ? E_DEAD : E_NODEDOWN;
+	if (to->queue.len >= QUEUE_MAX && !force)
+		return E_QUEUEFULL;
+	msgq_push(&to->queue, m);
+	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
+		to->state = P_RUNNABLE;
+	return 0;
+}
+
+/* Tell the process a reply link names that no reply will come. */
+static void reply_error(const struct link *reply, int32_t status)
+{
+	int32_t err;
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), reply->task, NULL, 0, &err);
+	if (!m)
+		return;
+	m->reply_id = reply->reply_id;
+	m->status = status;
+	if (enqueue(m, 1) < 0)
+		msg_free(m);
+}
+
+void ipc_release_process(struct proc *p)
+{
+	struct kmsg *m;
+	while ((m = p->queue.head)) {
+		p->queue.head = m->next;
+		if (m->has_reply)
+			reply_error(&m->reply, E_DEAD);
+		msg_free(m);
+	}
+	p->queue.tail = NULL;
+	p->queue.len = 0;
+	for (int i = 0; i < NLINK; i++)
+		if (p->links.slot[i].in_use && (p->links.slot[i].rights & LINK_REPLY))
+			reply_error(&p->links.slot[i], E_DEAD);
+	link_clear(&p->links);
+}
+
+void ipc_notify_exit(const struct kr_exit_notice *notice)
+{
+	static const char *const why[] = { "normal", "killed", "memory fault", "illegal instruction",
+					   "divide error", "stack overflow", "fault", "node down" };
+	int32_t err;
+	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task) {
+		kprintf("[node %u] process %u ended: %s, status %d\n", node_id, TASK_PID(notice->task),
+			notice->reason < 8 ? why[notice->reason] : "?", notice->status);
+		return;
+	}
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), kernel_notify_link.task,
+				 notice, sizeof *notice, &err);
+	if (!m)
+		return;
+	m->code = kernel_notify_link.code;
+	if (enqueue(m, 1) < 0)
+		msg_free(m);
+}
+
+/* ---- the kernel calls ---- */
+
+int32_t sys_createlink(struct proc *p, uint32_t uargs)
+{
+	struct createlink_args a;
+	if (copy_from_user(p, &a, uargs, sizeof a) < 0)
+		return E_BADADDR;
+	if (a.rights & ~(LINK_READ | LINK_WRITE))
+		return E_INVAL;
+	if (a.data_len == 0 && (a.rights || a.data))
+		return E_INVAL;
+	if (a.data_len && !user_range_ok(a.data, a.data_len))
+		return E_BADADDR;
+	struct link l = {
+		.task = p->task, .code = a.code, .rights = a.rights,
+		.data = a.data, .data_len = a.data_len,
+	};
+	return link_alloc(&p->links, &l, LINK_FIRST_FREE);
+}
+
+int32_t sys_destroylink(struct proc *p, int32_t link)
+{
+	struct link *l = link_get(&p->links, link);
+	if (!l)
+		return E_BADLINK;
+	if (l->rights & LINK_REPLY)
+		reply_error(l, E_DEAD);
+	return link_free(&p->links, link);
+}
+
+/* Checks shared by SENDMESSAGE and CALL. */
+static int32_t check_send(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
+			  struct link **lp, struct link **plp)
+{
+	*lp = link_get(&p->links, link);
+	if (!*lp)
+		return E_BADLINK;
+	if (len > MSG_MAX)
+		return E_TOOBIG;
+	if (len && !user_range_ok(buf, len))
+		return E_BADADDR;
+	*plp = NULL;
+	if (passlink != -1) {
+		*plp = link_get(&p->links, passlink);
+		if (!*plp)
+			return E_BADLINK;
+		if (passlink == link)
+			return E_INVAL;
+	}
+	return 0;
+}
+
+/* A request over a kernel link: served now.  With `umsg`, the reply is
+ * written there as a received message. */
+static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint32_t len,
+			      struct link *pl, uint32_t umsg)
+{
+	if (TASK_NODE(l->task) != node_id)
+		return E_NODEDOWN;
+	if (len && copy_from_user(p, request_buf, buf, len) < 0)
+		return E_BADADDR;
+	uint32_t reply_len = 0;
+	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len);
+	if (!umsg || r < 0)
+		return r;
+	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len };
+	struct kmsg *mp = msgpool_get(&msgpool);
+	if (!mp)
+		return E_NOMEM;
+	*mp = m;
+	if (reply_len) {
+		mp->data = palloc();
+		if (!mp->data) {
+			msgpool_put(&msgpool, mp);
+			return E_NOMEM;
+		}
+		memcpy(mp->data, reply_buf, reply_len);
+	}
+	p->recv_uaddr = umsg;
+	return hand_over(p, mp);
+}
+
+int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
+{
+	struct link *l, *pl;
+	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
+	if (r < 0)
+		return r;
+	if (is_kernel_link(l))
+		return kernel_request(p, l, buf, len, pl, 0);
+	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, &r);
+	if (!m)
+		return r;
+	m->code = l->code;
+	if (l->rights & LINK_REPLY)
+		m->reply_id = l->reply_id;
+	if (pl) {
+		m->has_link = 1;
+		m->link = *pl;
+	}
+	r = enqueue(m, 0);
+	if (r < 0)
+		msg_free(m);
+	if (r == 0 && pl && (pl->rights & LINK_REPLY))
+		link_free(&p->links, passlink); /* reply links move, never copy */
+	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && (l->rights & LINK_REPLY))
+		link_free(&p->links, link);     /* one use only */
+	return r;
+}
+
+static int32_t check_umsg(struct proc *p, uint32_t umsg)
+{
+	struct message um;
+	if (copy_from_user(p, &um, umsg, sizeof um) < 0)
+		return E_BADADDR;
+	if (um.buf_len && !user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len))
+		return E_BADADDR;
+	return 0;
+}
+
+int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
+{
+	int32_t r = check_umsg(p, umsg);
+	if (r < 0)
+		return r;
+	p->recv_uaddr = umsg;
+	p->wait_reply = 0;
+	if (take_waiting(p, &r))
+		return r;
+	if (!blocking)
+		return E_WOULDBLOCK;
+	p->state = P_RECEIVING;
+	proc_block();
+	return p->wake_result;
+}
+
+int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg)
+{
+	struct link *l, *pl;
+	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
+	if (r == 0)
+		r = check_umsg(p, umsg);
+	if (r < 0)
+		return r;
+	if (is_kernel_link(l))
+		return kernel_request(p, l, buf, len, pl, umsg);
+	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, &r);
+	if (!m)
+		return r;
+	uint32_t reply_id = next_reply_id++;
+	if (next_reply_id == 0)
+		next_reply_id = 1;
+	m->code = l->code;
+	if (l->rights & LINK_REPLY)
+		m->reply_id = l->reply_id;
+	m->has_reply = 1;
+	m->reply = (struct link){ .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
+	if (pl) {
+		m->has_link = 1;
+		m->link = *pl;
+	}
+	r = enqueue(m, 0);
+	if (r < 0) {
+		msg_free(m);
+		return r;
+	}
+	if (pl && (pl->rights & LINK_REPLY))
+		link_free(&p->links, passlink);
+	if (l->rights & LINK_REPLY)
+		link_free(&p->links, link);
+	p->recv_uaddr = umsg;
+	p->wait_reply = reply_id;
+	p->state = P_RECEIVING;
+	proc_block();
+	p->wait_reply = 0;
+	return p->wake_result;
+}
+
+/* Copy len bytes between two processes' memory, page by page. */
+static int32_t copy_between(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len)
+{
+	while (len) {
+		uint32_t n = len;
+		uint32_t s_room = 4096 - (sa & 4095), d_room = 4096 - (da & 4095);
+		if (n > s_room) n = s_room;
+		if (n > d_room) n = d_room;
+		uint8_t *s = arch_aspace_lookup(src->aspace, sa, 0);
+		uint8_t *d = arch_aspace_lookup(dst->aspace, da, 1);
+		if (!s || !d)
+			return E_BADADDR;
+		memmove(d, s, n);
+		sa += n; da += n; len -= n;
+	}
+	return 0;
+}
+
+int32_t sys_movedata(struct proc *p, uint32_t uargs)
+{
+	struct movedata_args a;
+	if (copy_from_user(p, &a, uargs, sizeof a) < 0)
+		return E_BADADDR;
+	struct link *fl = link_get(&p->links, (int32_t)a.from_link);
+	struct link *tl = link_get(&p->links, (int32_t)a.to_link);
+	if (!fl || !tl)
+		return E_BADLINK;
+	if (!(fl->rights & LINK_READ) || !(tl->rights & LINK_WRITE))
+		return E_RIGHTS;
+	if (a.from_off > fl->data_len || a.len > fl->data_len - a.from_off ||
+	    a.to_off > tl->data_len || a.len > tl->data_len - a.to_off)
+		return E_BOUNDS;
+	struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
+	if (!src || !dst)
+		return (TASK_NODE(fl->task) != node_id || TASK_NODE(tl->task) != node_id) ? E_NODEDOWN : E_DEAD;
+	int32_t r = copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len);
+	return r < 0 ? r : (int32_t)a.len;
+}

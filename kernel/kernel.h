@@ -1,0 +1,183 @@
+/*
+ * kernel/kernel.h - the kernel's own objects: processes, links, queued
+ * messages, and the functions the portable subsystems offer each other.
+ * Tables are fixed-size arrays: no allocator in the hot paths, and every
+ * limit is a documented constant.
+ */
+#ifndef DPM_KERNEL_H
+#define DPM_KERNEL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "arch.h"
+#include "arch_proc.h"
+
+#define NPROC 64          /* processes on one node                          */
+#define NMSG 512          /* messages queued on one node at once            */
+#define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
+
+/* ---- links (link.c) ---- */
+struct link {
+	uint32_t in_use;
+	uint32_t task;      /* who the link names: TASK_OF(node, pid)         */
+	uint32_t code;
+	uint32_t rights;    /* LINK_* */
+	uint32_t data;      /* data area in the named process                  */
+	uint32_t data_len;
+	uint32_t reply_id;  /* LINK_REPLY: which CALL this answers             */
+};
+
+struct link_table {
+	struct link slot[NLINK];
+};
+
+int link_alloc(struct link_table *t, const struct link *l, int from);
+int link_put(struct link_table *t, int index, const struct link *l);
+struct link *link_get(struct link_table *t, int32_t index);
+int link_free(struct link_table *t, int32_t index);
+int link_count(const struct link_table *t);
+void link_clear(struct link_table *t);
+
+/* ---- queued messages (msgqueue.c) ---- */
+struct kmsg {
+	struct kmsg *next;
+	uint32_t from, to;
+	uint32_t code;
+	uint64_t id;
+	uint32_t len;
+	uint32_t reply_id;   /* != 0: sent over a reply link for that CALL    */
+	int32_t status;      /* a reply carrying an error (E_DEAD) instead of data */
+	int has_link;
+	struct link link;    /* the passed link, if has_link                  */
+	int has_reply;
+	struct link reply;   /* CALL: the one-time reply link                 */
+	uint8_t *data;       /* one page, or NULL when len == 0               */
+};
+
+struct msg_queue {
+	struct kmsg *head, *tail;
+	uint32_t len;
+};
+
+struct msg_pool {
+	struct kmsg slot[NMSG];
+	struct kmsg *free;
+	uint32_t in_use;
+};
+
+void msgpool_init(struct msg_pool *pool);
+struct kmsg *msgpool_get(struct msg_pool *pool);
+void msgpool_put(struct msg_pool *pool, struct kmsg *m);
+void msgq_push(struct msg_queue *q, struct kmsg *m);
+/* Remove and return the first message whose reply_id is `reply_id`
+ * (0: the first message that is not a reply to a CALL in progress). */
+struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
+
+/* ---- physical pages (palloc.c) ---- */
+void palloc_init(uintptr_t start, uintptr_t end);
+void *palloc(void);            /* a zeroed 4 KiB page, or NULL */
+void pfree(void *page);
+uint32_t palloc_free_pages(void);
+
+/* ---- processes (proc.c) ---- */
+enum proc_state {
+	P_FREE = 0,
+	P_RUNNABLE,   /* ready or running                                     */
+	P_RECEIVING,  /* blocked in RECEIVEMESSAGE or CALL                     */
+	P_ZOMBIE      /* ended; waits for its slot to be reclaimed            */
+};
+
+struct proc {
+	enum proc_state state;
+	int stopped;           /* created-suspended or stopped by the pm      */
+	uint16_t pid;
+	uint32_t task;
+	uint32_t parent;       /* task of the creator                          */
+	char name[24];
+	uintptr_t aspace;
+	uint32_t brk, brk_base;
+	struct link_table links;
+	struct msg_queue queue;
+	/* a blocked receive */
+	uint32_t recv_uaddr;   /* user's struct message                        */
+	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
+	int32_t wake_result;   /* what the blocked call returns when woken     */
+	/* accounting */
+	uint64_t cpu_ns;
+	uint64_t run_start;
+	/* metering (meter/) */
+	uint32_t meter_flags;
+	struct link meter_link;
+	struct arch_proc arch;
+	struct proc *next_run;
+};
+
+extern uint32_t node_id;
+extern struct proc *current;
+extern struct proc proctab[NPROC];
+
+void proc_init(void);
+struct proc *proc_create(const char *prog, const char *args, size_t args_len, uint32_t parent, int *err);
+struct proc *proc_by_task(uint32_t task);
+void proc_make_runnable(struct proc *p);
+void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_addr, uint32_t fault_pc);
+void proc_yield(void);
+void proc_block(void);          /* current waits (state set by caller) */
+uint64_t proc_cpu_ns(const struct proc *p);
+uint32_t proc_runnable_count(void);
+void scheduler(void) __attribute__((noreturn));
+void kernel_tick(void);
+
+/* ---- user memory (uaccess.c) ---- */
+int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
+int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len);
+int user_range_ok(uint32_t uaddr, uint32_t len);
+
+/* ---- messages (ipc.c) ---- */
+extern struct msg_pool msgpool;
+int32_t sys_createlink(struct proc *p, uint32_t args);
+int32_t sys_destroylink(struct proc *p, int32_t link);
+int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink);
+int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking);
+int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
+int32_t sys_movedata(struct proc *p, uint32_t args);
+void ipc_release_process(struct proc *p);
+void ipc_notify_exit(const struct kr_exit_notice *notice);
+extern struct link kernel_notify_link;
+
+/* ---- kernel-link requests (kservice.c) ---- */
+int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
+		 const struct link *passed, uint8_t *reply, uint32_t *reply_len);
+
+/* ---- kernel calls (syscall.c) ---- */
+int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
+
+/* ---- faults (called by arch on a user-mode fault) ---- */
+void kernel_user_fault(uint32_t reason, uint32_t addr, uint32_t pc);
+
+/* ---- boot image (bootimage.c) and ELF loading (elf.c) ---- */
+struct boot_program {
+	const char *name;
+	const uint8_t *start;
+	const uint8_t *end;
+};
+const struct boot_program *bootimage_find(const char *name);
+int elf_load(struct proc *p, const uint8_t *image, size_t size, uint32_t *entry);
+
+/* ---- the kernel's console and library (console.c, klib.c) ---- */
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void *memcpy(void *d, const void *s, size_t n);
+void *memset(void *d, int c, size_t n);
+void *memmove(void *d, const void *s, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+
+/* ---- boot ---- */
+void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end) __attribute__((noreturn));
+
+#endif

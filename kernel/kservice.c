@@ -1,0 +1,190 @@
+/*
+ * kernel/kservice.c - what a kernel link offers.  In DEMOS a link may name a
+ * kernel; messages over it are requests the kernel serves at once.  Plain
+ * kernel links give a process its console, clock and memory; rights on the
+ * link (LINK_KCTL, LINK_KPOWER) admit process control for the process
+ * manager and power-off for init.  Requests start with a uint32 kind
+ * (enum kreq); the reply is written into `reply`.
+ */
+#include "kernel.h"
+
+#define BRK_LIMIT (64u << 20) /* heap may grow to 64 MiB */
+
+static int32_t need(uint32_t len, uint32_t want)
+{
+	return len < want ? E_BADREQ : 0;
+}
+
+static uint32_t word(const uint8_t *req, int i)
+{
+	uint32_t v;
+	memcpy(&v, req + 4 * i, 4);
+	return v;
+}
+
+static int32_t grow_brk(struct proc *p, uint32_t want, uint32_t *out)
+{
+	if (want == 0) {
+		*out = p->brk;
+		return 0;
+	}
+	if (want < p->brk_base || want > p->brk_base + BRK_LIMIT)
+		return E_NOMEM;
+	for (uint32_t va = (p->brk + 4095) & ~4095u; va < want; va += 4096) {
+		void *page = palloc();
+		if (!page)
+			return E_NOMEM;
+		if (arch_aspace_map(p->aspace, va, page, 1) < 0) {
+			pfree(page);
+			return E_NOMEM;
+		}
+	}
+	if (want > p->brk)
+		p->brk = want;
+	*out = p->brk;
+	return 0;
+}
+
+/* The target of a process-control request: a live process on this node. */
+static struct proc *ctl_target(const uint8_t *req, uint32_t len, int32_t *err)
+{
+	*err = need(len, 8);
+	if (*err)
+		return NULL;
+	struct proc *t = proc_by_task(word(req, 1));
+	if (!t)
+		*err = E_DEAD;
+	return t;
+}
+
+static int32_t create(struct proc *p, const uint8_t *req, uint32_t len, uint8_t *reply, uint32_t *reply_len)
+{
+	/* kind, parent task, then "prog\0arg\0..." */
+	if (len < 10 || req[len - 1] != '\0')
+		return E_BADREQ;
+	uint32_t parent = word(req, 1);
+	const char *args = (const char *)req + 8;
+	int err;
+	struct proc *c = proc_create(args, args, len - 8, parent ? parent : p->task, &err);
+	if (!c)
+		return err;
+	memcpy(reply, &c->task, 4);
+	*reply_len = 4;
+	return 0;
+}
+
+static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, uint32_t len,
+			    const struct link *passed, uint8_t *reply, uint32_t *reply_len)
+{
+	int32_t err;
+	struct proc *t;
+	switch (kind) {
+	case KR_CREATE:
+		return create(p, req, len, reply, reply_len);
+	case KR_GIVELINK: {
+		if ((err = need(len, 12)) || !(t = ctl_target(req, len, &err)))
+			return err;
+		if (!passed)
+			return E_BADREQ;
+		int32_t slot = (int32_t)word(req, 2);
+		int32_t r = slot < 0 ? link_alloc(&t->links, passed, LINK_FIRST_FREE)
+				     : link_put(&t->links, slot, passed);
+		if (r >= 0) {
+			memcpy(reply, &r, 4);
+			*reply_len = 4;
+		}
+		return r < 0 ? r : 0;
+	}
+	case KR_START:
+		if (!(t = ctl_target(req, len, &err)))
+			return err;
+		t->stopped = 0;
+		return 0;
+	case KR_STOP:
+		if (!(t = ctl_target(req, len, &err)))
+			return err;
+		t->stopped = 1;
+		if (t == current)
+			proc_yield();
+		return 0;
+	case KR_KILL:
+		if (!(t = ctl_target(req, len, &err)))
+			return err;
+		proc_exit(t, EXIT_KILLED, -1, 0, 0);
+		return 0;
+	case KR_NOTIFY:
+		if (!passed)
+			return E_BADREQ;
+		kernel_notify_link = *passed;
+		return 0;
+	case KR_SETMETER:
+		if ((err = need(len, 12)) || !(t = ctl_target(req, len, &err)))
+			return err;
+		t->meter_flags = word(req, 2);
+		if (passed)
+			t->meter_link = *passed;
+		return 0;
+	case KR_PROCINFO: {
+		if (!(t = ctl_target(req, len, &err)))
+			return err;
+		struct kr_procinfo info = {
+			.task = t->task, .state = t->state, .cpu_ns = proc_cpu_ns(t),
+			.queue_len = t->queue.len, .links_used = (uint32_t)link_count(&t->links),
+		};
+		memcpy(reply, &info, sizeof info);
+		*reply_len = sizeof info;
+		return 0;
+	}
+	}
+	return E_BADREQ;
+}
+
+int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
+		 const struct link *passed, uint8_t *reply, uint32_t *reply_len)
+{
+	if (len < 4)
+		return E_BADREQ;
+	uint32_t kind = word(req, 0);
+	*reply_len = 0;
+	switch (kind) {
+	case KR_CONSOLE_WRITE:
+		for (uint32_t i = 4; i < len; i++)
+			arch_console_putc((char)req[i]);
+		return 0;
+	case KR_TIME: {
+		uint64_t t[2] = { arch_clock_ns(), proc_cpu_ns(p) };
+		memcpy(reply, t, sizeof t);
+		*reply_len = sizeof t;
+		return 0;
+	}
+	case KR_BRK: {
+		uint32_t out;
+		int32_t r = need(len, 8);
+		if (r == 0)
+			r = grow_brk(p, word(req, 1), &out);
+		if (r == 0) {
+			memcpy(reply, &out, 4);
+			*reply_len = 4;
+		}
+		return r;
+	}
+	case KR_NODE: {
+		uint32_t info[2] = { node_id, proc_runnable_count() };
+		memcpy(reply, info, sizeof info);
+		*reply_len = sizeof info;
+		return 0;
+	}
+	case KR_POWEROFF:
+		if (!(via->rights & LINK_KPOWER))
+			return E_RIGHTS;
+		if (need(len, 8))
+			return E_BADREQ;
+		arch_poweroff((int)word(req, 1));
+	}
+	if (kind >= KR_CREATE && kind <= KR_PROCINFO) {
+		if (!(via->rights & LINK_KCTL))
+			return E_RIGHTS;
+		return proc_control(p, kind, req, len, passed, reply, reply_len);
+	}
+	return E_BADREQ;
+}

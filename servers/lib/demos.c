@@ -1,0 +1,109 @@
+/*
+ * servers/lib/demos.c - the kernel calls for programs.  Thin on purpose: the
+ * kernel checks everything, so these only place the arguments.
+ */
+#include "demos.h"
+#include "kcall.h"
+
+#define U(p) ((uint32_t)(uintptr_t)(p))
+
+int createlink(uint32_t code, void *data, uint32_t data_len, uint32_t rights)
+{
+	struct createlink_args a = { .code = code, .data = U(data), .data_len = data_len, .rights = rights };
+	return kcall(K_CREATELINK, U(&a), 0, 0, 0, 0);
+}
+
+int destroylink(int link) { return kcall(K_DESTROYLINK, (uint32_t)link, 0, 0, 0, 0); }
+
+int sendmessage(int link, const void *buf, uint32_t len, int passlink)
+{
+	return kcall(K_SENDMESSAGE, (uint32_t)link, U(buf), len, (uint32_t)passlink, 0);
+}
+
+int receivemessage(struct message *m) { return kcall(K_RECEIVEMESSAGE, U(m), 0, 0, 0, 0); }
+int areceivemessage(struct message *m) { return kcall(K_ARECEIVEMESSAGE, U(m), 0, 0, 0, 0); }
+
+int call(int link, const void *buf, uint32_t len, int passlink, struct message *reply)
+{
+	return kcall(K_CALL, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(reply));
+}
+
+int movedata(int from_link, uint32_t from_off, int to_link, uint32_t to_off, uint32_t len)
+{
+	struct movedata_args a = { (uint32_t)from_link, from_off, (uint32_t)to_link, to_off, len };
+	return kcall(K_MOVEDATA, U(&a), 0, 0, 0, 0);
+}
+
+void stoptask(int status)
+{
+	for (;;)
+		kcall(K_STOPTASK, (uint32_t)status, 0, 0, 0, 0);
+}
+
+int nullcall(void) { return kcall(K_NULL, 0, 0, 0, 0, 0); }
+
+int console_write(const void *buf, uint32_t len)
+{
+	uint8_t req[MSG_MAX];
+	uint32_t kind = KR_CONSOLE_WRITE, done = 0;
+	while (done < len) {
+		uint32_t n = len - done > MSG_MAX - 4 ? MSG_MAX - 4 : len - done;
+		__builtin_memcpy(req, &kind, 4);
+		__builtin_memcpy(req + 4, (const uint8_t *)buf + done, n);
+		int r = sendmessage(LINK_CONSOLE, req, n + 4, -1);
+		if (r < 0)
+			return r;
+		done += n;
+	}
+	return (int)len;
+}
+
+int node_time(uint64_t *now_ns, uint64_t *cpu_ns)
+{
+	uint32_t kind = KR_TIME;
+	uint64_t t[2];
+	struct message m = message_into(t, sizeof t);
+	int r = call(LINK_CONSOLE, &kind, 4, -1, &m);
+	if (r < 0)
+		return r;
+	if (now_ns)
+		*now_ns = t[0];
+	if (cpu_ns)
+		*cpu_ns = t[1];
+	return 0;
+}
+
+int node_info(uint32_t *node, uint32_t *runnable)
+{
+	uint32_t kind = KR_NODE, info[2];
+	struct message m = message_into(info, sizeof info);
+	int r = call(LINK_CONSOLE, &kind, 4, -1, &m);
+	if (r < 0)
+		return r;
+	if (node)
+		*node = info[0];
+	if (runnable)
+		*runnable = info[1];
+	return 0;
+}
+
+const char *kerror_name(int err)
+{
+	static const char *const names[] = {
+		"E_OK", "E_BADCALL", "E_BADADDR", "E_BADLINK", "E_RIGHTS", "E_TOOBIG", "E_NOSPACE",
+		"E_QUEUEFULL", "E_NOMEM", "E_DEAD", "E_WOULDBLOCK", "E_BOUNDS", "E_INVAL", "E_NOPROG",
+		"E_NODEDOWN", "E_BADREQ", "E_STATE", "E_TRUNC", "E_NONAME",
+	};
+	if (err > 0)
+		return "positive";
+	return -err < (int)(sizeof names / sizeof names[0]) ? names[-err] : "E_?";
+}
+
+const char *exit_reason_name(uint32_t reason)
+{
+	static const char *const names[] = {
+		"normal", "killed", "memory fault", "illegal instruction",
+		"divide error", "stack overflow", "fault", "node down",
+	};
+	return reason < sizeof names / sizeof names[0] ? names[reason] : "unknown";
+}

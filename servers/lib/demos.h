@@ -1,0 +1,37 @@
+/*
+ * servers/lib/demos.h - the DEMOS/MP kernel calls as C functions, plus the
+ * few requests every program makes over its kernel link (console, clock).
+ * docs/kernel-calls.md gives the exact semantics and error codes.
+ */
+#ifndef DPM_DEMOS_H
+#define DPM_DEMOS_H
+#include <stdint.h>
+
+#include "abi.h"
+
+int createlink(uint32_t code, void *data, uint32_t data_len, uint32_t rights);
+int destroylink(int link);
+int sendmessage(int link, const void *buf, uint32_t len, int passlink);
+int receivemessage(struct message *m);
+int areceivemessage(struct message *m);
+int call(int link, const void *buf, uint32_t len, int passlink, struct message *reply);
+int movedata(int from_link, uint32_t from_off, int to_link, uint32_t to_off, uint32_t len);
+void stoptask(int status) __attribute__((noreturn));
+int nullcall(void);
+
+/* Kernel-link requests. */
+int console_write(const void *buf, uint32_t len);
+int node_time(uint64_t *now_ns, uint64_t *cpu_ns);
+int node_info(uint32_t *node, uint32_t *runnable);
+
+/* "E_DEAD" for E_DEAD, ... */
+const char *kerror_name(int err);
+const char *exit_reason_name(uint32_t reason);
+
+/* A struct message ready to receive into buf. */
+static inline struct message message_into(void *buf, uint32_t len)
+{
+	struct message m = { .buf = buf, .buf_len = len, .passed = -1, .reply = -1 };
+	return m;
+}
+#endif

@@ -1,0 +1,111 @@
+/*
+ * servers/lib/newlib_glue.c - the system calls newlib expects, on DEMOS
+ * terms: output goes as messages over the console (kernel) link, the heap
+ * grows through the kernel link's KR_BRK request, exit is STOPTASK.  There
+ * is no file system behind these (the DEMOS file system is a server reached
+ * by messages), so file calls fail with ENOSYS-style errors.
+ * i386 newlib calls them without a leading underscore, ARM newlib with one;
+ * GLUE() names each for the target.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/times.h>
+#include <sys/time.h>
+
+#include "demos.h"
+
+#ifdef __arm__
+#define GLUE(name) _##name
+#else
+#define GLUE(name) name
+#endif
+
+#undef errno
+extern int errno;
+
+char *__env[1] = { 0 };
+char **environ = __env;
+
+int GLUE(write)(int fd, const void *buf, int len);
+int GLUE(write)(int fd, const void *buf, int len)
+{
+	if (fd != 1 && fd != 2) {
+		errno = EBADF;
+		return -1;
+	}
+	return console_write(buf, (uint32_t)len) < 0 ? -1 : len;
+}
+
+int GLUE(read)(int fd, void *buf, int len);
+int GLUE(read)(int fd, void *buf, int len)
+{
+	(void)fd; (void)buf; (void)len;
+	return 0; /* standard input is empty until the controller supplies one */
+}
+
+void *GLUE(sbrk)(int incr);
+void *GLUE(sbrk)(int incr)
+{
+	static uint32_t cur;
+	uint32_t kind[2] = { KR_BRK, 0 }, out;
+	struct message m = message_into(&out, sizeof out);
+	if (!cur) {
+		if (call(LINK_CONSOLE, kind, 8, -1, &m) < 0)
+			goto fail;
+		cur = out;
+	}
+	uint32_t old = cur;
+	kind[1] = cur + (uint32_t)incr;
+	if (incr > 0) {
+		if (call(LINK_CONSOLE, kind, 8, -1, &m) < 0 || out < kind[1])
+			goto fail;
+	}
+	cur = kind[1];
+	return (void *)(uintptr_t)old;
+fail:
+	errno = ENOMEM;
+	return (void *)-1;
+}
+
+void GLUE(exit)(int status);
+void GLUE(exit)(int status) { stoptask(status); }
+#ifndef __arm__
+void _exit(int status);
+void _exit(int status) { stoptask(status); }
+#endif
+
+int GLUE(close)(int fd) { (void)fd; return 0; }
+int GLUE(fstat)(int fd, struct stat *st) { (void)fd; st->st_mode = S_IFCHR; return 0; }
+int GLUE(isatty)(int fd) { return fd <= 2; }
+int GLUE(lseek)(int fd, int off, int whence) { (void)fd; (void)off; (void)whence; errno = ESPIPE; return -1; }
+int GLUE(open)(const char *name, int flags, int mode) { (void)name; (void)flags; (void)mode; errno = ENOSYS; return -1; }
+int GLUE(getpid)(void) { return 1; }
+int GLUE(kill)(int pid, int sig) { (void)pid; (void)sig; errno = EINVAL; return -1; }
+int GLUE(link)(const char *a, const char *b) { (void)a; (void)b; errno = ENOSYS; return -1; }
+int GLUE(unlink)(const char *name) { (void)name; errno = ENOSYS; return -1; }
+int GLUE(stat)(const char *name, struct stat *st) { (void)name; (void)st; errno = ENOSYS; return -1; }
+int GLUE(fork)(void) { errno = ENOSYS; return -1; }
+int GLUE(wait)(int *status) { (void)status; errno = ECHILD; return -1; }
+int GLUE(execve)(const char *n, char *const a[], char *const e[]) { (void)n; (void)a; (void)e; errno = ENOSYS; return -1; }
+
+clock_t GLUE(times)(struct tms *t)
+{
+	uint64_t now, cpu;
+	if (node_time(&now, &cpu) < 0)
+		return (clock_t)-1;
+	t->tms_utime = (clock_t)(cpu / 10000000);
+	t->tms_stime = t->tms_cutime = t->tms_cstime = 0;
+	return (clock_t)(now / 10000000);
+}
+
+int GLUE(gettimeofday)(struct timeval *tv, void *tz)
+{
+	(void)tz;
+	uint64_t now;
+	if (node_time(&now, 0) < 0)
+		return -1;
+	tv->tv_sec = (time_t)(now / 1000000000u);
+	tv->tv_usec = (suseconds_t)(now % 1000000000u / 1000);
+	return 0;
+}

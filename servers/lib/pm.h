@@ -1,0 +1,53 @@
+/*
+ * servers/lib/pm.h - the process manager's protocol and its client calls.
+ * Requests are CALLs over the pm link (standard slot LINK_PM); replies are a
+ * struct pm_reply.  Only the creator of a process may start, stop, kill it
+ * or give it links.  When a process ends, the pm sends a struct
+ * kr_exit_notice over the notify link its creator passed with PM_CREATE.
+ */
+#ifndef DPM_PM_H
+#define DPM_PM_H
+#include <stdint.h>
+
+#include "abi.h"
+
+enum pm_op {
+	PM_CREATE = 1,  /* args: "prog\0arg1\0..."; passed link: notify link (optional) */
+	PM_START = 2,
+	PM_STOP = 3,
+	PM_KILL = 4,
+	PM_GIVELINK = 5, /* passed link goes into `slot` of `task` (-1: first free) */
+	PM_SETMETER = 6  /* flags; passed link: meter link */
+};
+
+#define PM_ARGS_MAX 1024
+
+struct pm_request {
+	uint32_t op;
+	uint32_t task;
+	int32_t slot;
+	uint32_t flags;
+	uint32_t args_len;
+	char args[PM_ARGS_MAX];
+};
+
+struct pm_reply {
+	int32_t status;   /* 0 or an E_* code */
+	uint32_t task;    /* PM_CREATE: the new process */
+	int32_t slot;     /* PM_GIVELINK: where the link went */
+};
+
+#define PM_REQUEST_HEADER ((uint32_t)(sizeof(struct pm_request) - PM_ARGS_MAX))
+
+/* Create `argv[0]` with its arguments, suspended; *task gets its address.
+ * notify_link (or -1) receives a kr_exit_notice when it ends. */
+int pm_create(const char *const argv[], int notify_link, uint32_t *task);
+int pm_start(uint32_t task);
+int pm_stop(uint32_t task);
+int pm_kill(uint32_t task);
+int pm_givelink(uint32_t task, int slot, int link);
+/* Create and start; returns as pm_create. */
+int pm_spawn(const char *const argv[], int notify_link, uint32_t *task);
+/* Wait on notify_link's code for the notice about `task`; 0 and *notice. */
+int pm_wait(uint32_t task, struct kr_exit_notice *notice);
+#endif

@@ -1,0 +1,72 @@
+/*
+ * servers/lib/pm_client.c - calls to the process manager.
+ */
+#include <string.h>
+
+#include "demos.h"
+#include "pm.h"
+
+static int pm_request(struct pm_request *req, int passlink, struct pm_reply *rep)
+{
+	struct message m = message_into(rep, sizeof *rep);
+	int r = call(LINK_PM, req, PM_REQUEST_HEADER + req->args_len, passlink, &m);
+	if (r < 0)
+		return r;
+	if (r < (int)sizeof(int32_t))
+		return E_BADREQ;
+	return rep->status;
+}
+
+int pm_create(const char *const argv[], int notify_link, uint32_t *task)
+{
+	struct pm_request req = { .op = PM_CREATE };
+	struct pm_reply rep;
+	for (int i = 0; argv[i]; i++) {
+		size_t n = strlen(argv[i]) + 1;
+		if (req.args_len + n > PM_ARGS_MAX)
+			return E_INVAL;
+		memcpy(req.args + req.args_len, argv[i], n);
+		req.args_len += n;
+	}
+	int r = pm_request(&req, notify_link, &rep);
+	if (r == 0 && task)
+		*task = rep.task;
+	return r;
+}
+
+static int pm_simple(uint32_t op, uint32_t task)
+{
+	struct pm_request req = { .op = op, .task = task };
+	struct pm_reply rep;
+	return pm_request(&req, -1, &rep);
+}
+
+int pm_start(uint32_t task) { return pm_simple(PM_START, task); }
+int pm_stop(uint32_t task) { return pm_simple(PM_STOP, task); }
+int pm_kill(uint32_t task) { return pm_simple(PM_KILL, task); }
+
+int pm_givelink(uint32_t task, int slot, int link)
+{
+	struct pm_request req = { .op = PM_GIVELINK, .task = task, .slot = slot };
+	struct pm_reply rep;
+	int r = pm_request(&req, link, &rep);
+	return r < 0 ? r : rep.slot;
+}
+
+int pm_spawn(const char *const argv[], int notify_link, uint32_t *task)
+{
+	int r = pm_create(argv, notify_link, task);
+	return r < 0 ? r : pm_start(*task);
+}
+
+int pm_wait(uint32_t task, struct kr_exit_notice *notice)
+{
+	for (;;) {
+		struct message m = message_into(notice, sizeof *notice);
+		int r = receivemessage(&m);
+		if (r < 0)
+			return r;
+		if (r == (int)sizeof *notice && notice->kind == KR_NOTIFY && notice->task == task)
+			return 0;
+	}
+}

@@ -1,0 +1,167 @@
+/*
+ * servers/pm/pm.c - the process manager.  It alone holds a kernel link with
+ * process-control rights (slot 3), and turns requests from processes into
+ * kernel requests: create a process suspended from a program name, give it
+ * its standard links (pm, name service, console), start, stop, kill it, and
+ * tell its creator when and why it ended.  Following DEMOS/MP, a process is
+ * controlled by whoever created it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "demos.h"
+#include "pm.h"
+
+#define LINK_KCTL_SLOT 3
+#define NOTIFY_CODE 0x4e4f5459u /* code on the link the kernel reports ends over */
+#define MAX_CHILDREN 64
+
+struct child {
+	int in_use;
+	uint32_t task;
+	uint32_t creator;
+	int notify;   /* link to tell the creator, or -1 */
+};
+
+static struct child children[MAX_CHILDREN];
+static int self_link;
+
+static int kernel_request(const uint32_t *words, uint32_t nwords, const void *tail, uint32_t tail_len,
+			  int passlink, void *reply, uint32_t reply_len)
+{
+	uint8_t req[MSG_MAX];
+	memcpy(req, words, nwords * 4);
+	if (tail_len)
+		memcpy(req + nwords * 4, tail, tail_len);
+	struct message m = message_into(reply, reply_len);
+	return call(LINK_KCTL_SLOT, req, nwords * 4 + tail_len, passlink, &m);
+}
+
+static struct child *find_child(uint32_t task)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].in_use && children[i].task == task)
+			return &children[i];
+	return NULL;
+}
+
+static int give_link(uint32_t task, int slot, int link)
+{
+	uint32_t w[3] = { KR_GIVELINK, task, (uint32_t)slot };
+	int32_t where = -1;
+	int r = kernel_request(w, 3, NULL, 0, link, &where, sizeof where);
+	return r < 0 ? r : where;
+}
+
+static int create(uint32_t creator, const struct pm_request *req, uint32_t len, int notify, struct pm_reply *rep)
+{
+	struct child *c = NULL;
+	for (int i = 0; i < MAX_CHILDREN && !c; i++)
+		if (!children[i].in_use)
+			c = &children[i];
+	if (!c)
+		return E_NOMEM;
+	if (len < PM_REQUEST_HEADER + 2 || req->args_len != len - PM_REQUEST_HEADER ||
+	    req->args[req->args_len - 1] != '\0')
+		return E_BADREQ;
+	uint32_t w[2] = { KR_CREATE, creator };
+	uint32_t task = 0;
+	int r = kernel_request(w, 2, req->args, req->args_len, -1, &task, sizeof task);
+	if (r < 0)
+		return r;
+	if ((r = give_link(task, LINK_PM, self_link)) < 0 ||
+	    (r = give_link(task, LINK_NS, LINK_NS)) < 0 ||
+	    (r = give_link(task, LINK_CONSOLE, LINK_CONSOLE)) < 0) {
+		uint32_t k[2] = { KR_KILL, task };
+		kernel_request(k, 2, NULL, 0, -1, NULL, 0);
+		return r;
+	}
+	*c = (struct child){ .in_use = 1, .task = task, .creator = creator, .notify = notify };
+	rep->task = task;
+	return 0;
+}
+
+/* Start, stop, kill, give a link: only for the creator. */
+static int control(uint32_t from, const struct pm_request *req, int passed, struct pm_reply *rep)
+{
+	struct child *c = find_child(req->task);
+	if (!c)
+		return E_DEAD;
+	if (c->creator != from)
+		return E_RIGHTS;
+	if (req->op == PM_GIVELINK) {
+		if (passed < 0)
+			return E_BADREQ;
+		int r = give_link(req->task, req->slot, passed);
+		rep->slot = r;
+		return r < 0 ? r : 0;
+	}
+	uint32_t kind = req->op == PM_START ? KR_START : req->op == PM_STOP ? KR_STOP : KR_KILL;
+	uint32_t w[2] = { kind, req->task };
+	return kernel_request(w, 2, NULL, 0, -1, NULL, 0);
+}
+
+static void process_ended(const struct kr_exit_notice *n)
+{
+	struct child *c = find_child(n->task);
+	if (!c) {
+		printf("pm: process %u.%u ended: %s, status %d\n", (unsigned)(n->task >> 16),
+		       (unsigned)(n->task & 0xffff), exit_reason_name(n->reason), (int)n->status);
+		return;
+	}
+	if (c->notify >= 0) {
+		sendmessage(c->notify, n, sizeof *n, -1);
+		destroylink(c->notify);
+	}
+	c->in_use = 0;
+}
+
+static void serve(const struct message *m, struct pm_request *req, int len)
+{
+	struct pm_reply rep = { 0, 0, -1 };
+	int keep_passed = 0;
+	if (len < (int)PM_REQUEST_HEADER) {
+		rep.status = E_BADREQ;
+	} else if (req->op == PM_CREATE) {
+		rep.status = create(m->from, req, (uint32_t)len, m->passed, &rep);
+		keep_passed = rep.status == 0;
+	} else if (req->op >= PM_START && req->op <= PM_GIVELINK) {
+		rep.status = control(m->from, req, m->passed, &rep);
+	} else {
+		rep.status = E_BADREQ;
+	}
+	if (m->passed >= 0 && !keep_passed)
+		destroylink(m->passed);
+	if (m->reply >= 0)
+		sendmessage(m->reply, &rep, sizeof rep, -1);
+}
+
+int main(void)
+{
+	static struct pm_request req;
+	self_link = createlink(0, NULL, 0, 0);
+	int notify = createlink(NOTIFY_CODE, NULL, 0, 0);
+	uint32_t w[1] = { KR_NOTIFY };
+	if (self_link < 0 || notify < 0 || kernel_request(w, 1, NULL, 0, notify, NULL, 0) < 0) {
+		printf("pm: cannot set up (%s)\n", kerror_name(self_link < 0 ? self_link : notify));
+		return 1;
+	}
+	destroylink(notify);
+	for (;;) {
+		struct message m = message_into(&req, sizeof req);
+		int len = receivemessage(&m);
+		if (m.code == NOTIFY_CODE && (m.from & 0xffff) == 0) {
+			if (len == (int)sizeof(struct kr_exit_notice))
+				process_ended((const struct kr_exit_notice *)&req);
+			continue;
+		}
+		if (len == E_TRUNC)
+			len = 0; /* too long for any request: answered as malformed */
+		if (len < 0) {
+			if (m.reply >= 0)
+				destroylink(m.reply);
+			continue;
+		}
+		serve(&m, &req, len);
+	}
+}
