@@ -9,8 +9,12 @@
 #define DPM_COMMANDS_H
 
 int version_main(int argc, char **argv);
+int filter_main(int argc, char **argv);     /* hostfilter/filter.c */
+int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 
 #define DPM_SUBCOMMANDS \
-	{ "version", version_main, "print the version of dpm and its trace format" },
+	{ "version", version_main, "print the version of dpm and its trace format" }, \
+	{ "filter", filter_main, "receive meter streams, select traces, write a log" }, \
+	{ "dump", dump_main, "print a filter log as text or CSV" },
 
 #endif
