@@ -1,0 +1,22 @@
+# analysis/build.mk - the analyses (`dpm stats`, `dpm parallel`,
+# `dpm causality`), their unit tests and the bench-analysis benchmark.
+
+# The event table and the CSV reader, which every analysis needs.
+ANALYSIS_EVENTS := analysis/hashmap.c analysis/csv_row.c analysis/events.c \
+	analysis/events_csv.c
+# Reading a filter log too: the adapter and the part of hostfilter/ that
+# implements log.h.
+ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c \
+	hostfilter/log.c hostfilter/desc.c hostfilter/lex.c
+# The computation graph and P.
+ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
+	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
+	analysis/assign.c
+# The commands.
+ANALYSIS_CLI := analysis/cli.c analysis/parallel.c
+
+DPM_SRCS += $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_CLI)
+
+ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
+$(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_EVENTS) $(ANALYSIS_P)))
