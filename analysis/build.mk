@@ -12,11 +12,15 @@ ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c \
 ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
 	analysis/assign.c
+# Message statistics.
+ANALYSIS_STATS := analysis/stats.c
 # The commands.
-ANALYSIS_CLI := analysis/cli.c analysis/parallel.c
+ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c
 
-DPM_SRCS += $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_CLI)
+DPM_SRCS += $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CLI)
 
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) $(ANALYSIS_P)))
+$(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_EVENTS) $(ANALYSIS_STATS)))
