@@ -116,20 +116,20 @@ static void count_queue(struct stats *s, const struct event *e, int was_queued)
 	}
 }
 
+static void add_wait(struct wait_stats *w, uint64_t wait)
+{
+	if (!w->n || wait < w->min)
+		w->min = wait;
+	if (wait > w->max)
+		w->max = wait;
+	w->n++;
+	w->sum += (double)wait;
+}
+
 static void count_wait(struct stats *s, struct proc_stats *ps, uint64_t wait)
 {
-	if (!ps->waits || wait < ps->wait_min)
-		ps->wait_min = wait;
-	if (wait > ps->wait_max)
-		ps->wait_max = wait;
-	ps->waits++;
-	ps->wait_sum += (double)wait;
-	if (!s->waits || wait < s->wait_min)
-		s->wait_min = wait;
-	if (wait > s->wait_max)
-		s->wait_max = wait;
-	s->waits++;
-	s->wait_sum += (double)wait;
+	add_wait(&ps->w, wait);
+	add_wait(&s->w, wait);
 	s->wait_hist[stats_bucket(wait)]++;
 }
 

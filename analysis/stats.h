@@ -27,14 +27,18 @@ struct msg_counts {
 	uint64_t size_hist[STATS_BUCKETS];                 /* sizes sent */
 };
 
+struct wait_stats {
+	uint64_t n, min, max;
+	double sum;
+};
+
 struct proc_stats {
 	struct msg_counts m;
 	uint64_t first_time, last_time, events;
 	uint64_t cpu;              /* the last (largest) PROCTIME seen */
 	uint64_t q_samples, q_sum, q_max;
 	uint32_t q_now;            /* queue length rebuilt from QUEUED/RECEIVE */
-	uint64_t waits, wait_min, wait_max;
-	double wait_sum;
+	struct wait_stats w;       /* time its messages spent queued */
 };
 
 struct pair_stats {
@@ -50,8 +54,7 @@ struct stats {
 	struct hashmap pair_index;
 	struct msg_counts total;
 	uint64_t total_cpu;
-	uint64_t waits, wait_min, wait_max;
-	double wait_sum;
+	struct wait_stats w;
 	uint64_t wait_hist[STATS_BUCKETS];
 	int queue_rebuilt;        /* some queue lengths were reconstructed */
 };

@@ -143,14 +143,14 @@ static void queue_row(const struct stats *s, size_t i, int csv)
 	if (csv) {
 		printf("%s,%llu,%.3f,%llu,%llu,%.1f,%llu\n", process_name(s->tr, (uint32_t)i, name, sizeof name),
 		       (unsigned long long)p->q_max, mean((double)p->q_sum, p->q_samples),
-		       (unsigned long long)p->waits, (unsigned long long)p->wait_min,
-		       mean(p->wait_sum, p->waits), (unsigned long long)p->wait_max);
+		       (unsigned long long)p->w.n, (unsigned long long)p->w.min,
+		       mean(p->w.sum, p->w.n), (unsigned long long)p->w.max);
 		return;
 	}
 	printf("%-10s %6llu %8.2f %9llu %12s %12s %12s\n", process_name(s->tr, (uint32_t)i, name, sizeof name),
 	       (unsigned long long)p->q_max, mean((double)p->q_sum, p->q_samples),
-	       (unsigned long long)p->waits, fmt_ns((double)p->wait_min, a, sizeof a),
-	       fmt_ns(mean(p->wait_sum, p->waits), b, sizeof b), fmt_ns((double)p->wait_max, c, sizeof c));
+	       (unsigned long long)p->w.n, fmt_ns((double)p->w.min, a, sizeof a),
+	       fmt_ns(mean(p->w.sum, p->w.n), b, sizeof b), fmt_ns((double)p->w.max, c, sizeof c));
 }
 
 static void hist_rows(const uint64_t *hist, uint64_t total, int csv)
@@ -195,7 +195,7 @@ static void table_header(enum table t, int csv)
 
 static int has_queue(const struct proc_stats *p)
 {
-	return p->q_samples || p->waits;
+	return p->q_samples || p->w.n;
 }
 
 static void print_table(const struct stats *s, enum table t, int csv)
@@ -208,7 +208,7 @@ static void print_table(const struct stats *s, enum table t, int csv)
 		return;
 	}
 	if (t == T_WAITS) {
-		hist_rows(s->wait_hist, s->waits, csv);
+		hist_rows(s->wait_hist, s->w.n, csv);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -236,13 +236,27 @@ static void print_text(const struct stats *s)
 	printf("\nqueues (length %s; wait = QUEUED to RECEIVE of the same message)\n",
 	       s->queue_rebuilt ? "rebuilt from QUEUED and RECEIVE where not traced" : "as traced");
 	print_table(s, T_QUEUES, 0);
-	if (s->waits) {
+	if (s->w.n) {
 		printf("\ntime in queue: %llu messages, min %s, mean %s, max %s\n",
-		       (unsigned long long)s->waits, fmt_ns((double)s->wait_min, a, sizeof a),
-		       fmt_ns(mean(s->wait_sum, s->waits), b, sizeof b),
-		       fmt_ns((double)s->wait_max, c, sizeof c));
+		       (unsigned long long)s->w.n, fmt_ns((double)s->w.min, a, sizeof a),
+		       fmt_ns(mean(s->w.sum, s->w.n), b, sizeof b),
+		       fmt_ns((double)s->w.max, c, sizeof c));
 		print_table(s, T_WAITS, 0);
 	}
+}
+
+/* {"lo-hi":count,...} of the non-empty buckets. */
+static void json_hist(const uint64_t *hist)
+{
+	char r[64];
+	int first = 1;
+	for (unsigned b = 0; b < STATS_BUCKETS; b++)
+		if (hist[b]) {
+			printf("%s\"%s\":%llu", first ? "" : ",", bucket_range(b, r, sizeof r),
+			       (unsigned long long)hist[b]);
+			first = 0;
+		}
+	printf("}");
 }
 
 static void json_counts(const struct msg_counts *m)
@@ -253,20 +267,12 @@ static void json_counts(const struct msg_counts *m)
 	       (unsigned long long)m->recv, (unsigned long long)m->recv_bytes,
 	       (unsigned long long)m->local, (unsigned long long)m->remote,
 	       (unsigned long long)m->local_bytes, (unsigned long long)m->remote_bytes);
-	int first = 1;
-	char r[64];
-	for (unsigned b = 0; b < STATS_BUCKETS; b++)
-		if (m->size_hist[b]) {
-			printf("%s\"%s\":%llu", first ? "" : ",", bucket_range(b, r, sizeof r),
-			       (unsigned long long)m->size_hist[b]);
-			first = 0;
-		}
-	printf("}");
+	json_hist(m->size_hist);
 }
 
 static void print_json(const struct stats *s)
 {
-	char name[32], other[32], r[64];
+	char name[32], other[32];
 	printf("{\"trace\":");
 	json_string(stdout, s->tr->path);
 	printf(",\"events\":%zu,\"total\":{", s->tr->nev);
@@ -281,8 +287,8 @@ static void print_json(const struct stats *s)
 		       s->tr->proc[i].machine, (unsigned long long)p->events, (unsigned long long)p->cpu,
 		       pct(p->cpu, s->total_cpu), stats_rate(s, (uint32_t)i, p->m.sent + p->m.recv),
 		       (unsigned long long)p->q_max, mean((double)p->q_sum, p->q_samples),
-		       (unsigned long long)p->waits, (unsigned long long)p->wait_min,
-		       mean(p->wait_sum, p->waits), (unsigned long long)p->wait_max);
+		       (unsigned long long)p->w.n, (unsigned long long)p->w.min,
+		       mean(p->w.sum, p->w.n), (unsigned long long)p->w.max);
 		json_counts(&p->m);
 		printf("}");
 	}
@@ -297,14 +303,8 @@ static void print_json(const struct stats *s)
 		printf("}");
 	}
 	printf("],\"waits\":{");
-	int first = 1;
-	for (unsigned b = 0; b < STATS_BUCKETS; b++)
-		if (s->wait_hist[b]) {
-			printf("%s\"%s\":%llu", first ? "" : ",", bucket_range(b, r, sizeof r),
-			       (unsigned long long)s->wait_hist[b]);
-			first = 0;
-		}
-	printf("}}\n");
+	json_hist(s->wait_hist);
+	printf("}\n");
 }
 
 int stats_main(int argc, char **argv)

@@ -101,10 +101,10 @@ static void queues_and_waits(void **state)
 	assert_int_equal(s.p[b].q_sum, 4);
 	assert_true(s.queue_rebuilt);
 	/* Waits: 1400-200 and 1500-400. */
-	assert_int_equal(s.p[b].waits, 2);
-	assert_int_equal(s.p[b].wait_min, 1100);
-	assert_int_equal(s.p[b].wait_max, 1200);
-	assert_float_equal(s.p[b].wait_sum, 2300, 1e-9);
+	assert_int_equal(s.p[b].w.n, 2);
+	assert_int_equal(s.p[b].w.min, 1100);
+	assert_int_equal(s.p[b].w.max, 1200);
+	assert_float_equal(s.p[b].w.sum, 2300, 1e-9);
 	assert_int_equal(s.wait_hist[stats_bucket(1100)], 2);
 	stats_free(&s);
 	trace_free(&t);
