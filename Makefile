@@ -22,6 +22,8 @@ DPM_SRCS := qemu/dpm.c
 UNIT_BINS :=
 # Guest images and host tests wanted by `make` / `make check`.
 ALL_TARGETS := $(DPM)
+# Test suites `make check` runs, in order; fragments append.
+SUITES := unit guest
 # Benchmark targets; fragments append.  `make bench` runs them all.
 BENCH_TARGETS :=
 
@@ -63,10 +65,12 @@ $(DEPS_STAMP): arch/deps.sh
 # ---- tests ---------------------------------------------------------------
 # Each suite ends with its own "name: N passed, N failed" line and leaves its
 # counts in build/tests/NAME.count; `make check` adds them up.
-SUITES := unit guest
-
 check-unit: $(UNIT_BINS) $(DPM)
 	@bash tests/run-unit.sh $(BUILD)/tests/unit.count $(UNIT_BINS)
+
+# In-guest tests: one node per suite under qemu-system-i386.
+check-guest: $(X86_KERNEL)
+	@bash tests/run-guest.sh $(BUILD)/tests $(X86_KERNEL) $(GUEST_SUITES)
 
 check:
 	@rm -f $(BUILD)/tests/*.count

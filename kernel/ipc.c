@@ -123,13 +123,16 @@ static int take_waiting(struct proc *p, int32_t *result)
 }
 
 /* Put m on its receiver's queue and wake the receiver if it waits for it.
- * `force` admits error replies past QUEUE_MAX (a caller must learn). */
+ * QUEUE_MAX bounds ordinary messages only: a reply to a CALL is always
+ * admitted (there is at most one per blocked caller, so the queue stays
+ * bounded), or a full queue would leave its caller waiting forever.
+ * `force` admits kernel notices the same way. */
 static int32_t enqueue(struct kmsg *m, int force)
 {
 	struct proc *to = proc_by_task(m->to);
 	if (!to)
 		return TASK_NODE(m->to) == node_id ? E_DEAD : E_NODEDOWN;
-	if (to->queue.len >= QUEUE_MAX && !force)
+	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
 	msgq_push(&to->queue, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))

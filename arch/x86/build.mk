@@ -42,7 +42,7 @@ $(X86)/libdemos.a: $(X86_USERLIB_OBJS)
 
 # $(call x86_program,NAME): link one program of the boot image.
 define x86_program
-$(X86)/prog/$(1): $(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) $(X86)/libdemos.a arch/x86/user/user.ld
+$(X86)/prog/$(1): $(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) $(X86)/libdemos.a arch/x86/user/user.ld $(NEWLIB_I386)/lib/libc.a
 	@mkdir -p $$(@D)
 	ld -m elf_i386 -z max-page-size=4096 -z noexecstack -T arch/x86/user/user.ld -o $$@ \
 		$(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) \

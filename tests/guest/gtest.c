@@ -1,0 +1,74 @@
+/*
+ * tests/guest/gtest.c - the framework's runner and the helpers the suites
+ * share: spawning the helper child with a link back to the test, and
+ * waiting for its end notice.
+ */
+#include <stdio.h>
+
+#include "gtest.h"
+#include "pm.h"
+
+int gtest_failed_now;
+int gtest_notify_link = -1;
+static char fail_msg[256];
+
+void gtest_fail(const char *file, int line, const char *what, long a, long b)
+{
+	gtest_failed_now = 1;
+	if (a == b)
+		snprintf(fail_msg, sizeof fail_msg, "%s:%d: %s", file, line, what);
+	else
+		snprintf(fail_msg, sizeof fail_msg, "%s:%d: %s (%ld vs %ld)", file, line, what, a, b);
+}
+
+int gtest_run(const char *suite, const struct gtest *tests, int n)
+{
+	int failed = 0;
+	gtest_notify_link = createlink(0x4e, NULL, 0, 0);
+	for (int i = 0; i < n; i++) {
+		gtest_failed_now = 0;
+		tests[i].fn();
+		if (gtest_failed_now) {
+			printf("not ok %d - %s: %s: %s\n", i + 1, suite, tests[i].name, fail_msg);
+			failed++;
+		} else {
+			printf("ok %d - %s: %s\n", i + 1, suite, tests[i].name);
+		}
+	}
+	printf("%s: %d passed, %d failed\n", suite, n - failed, failed);
+	return failed;
+}
+
+int self_link(uint32_t code)
+{
+	return createlink(code, NULL, 0, 0);
+}
+
+int spawn_child(const char *const argv[], uint32_t *task, int *child_link)
+{
+	int r = pm_create(argv, gtest_notify_link, task);
+	if (r < 0)
+		return r;
+	if (child_link) {
+		int l = self_link(0xc0de);
+		r = pm_givelink(*task, 4, l);
+		destroylink(l);
+		if (r < 0)
+			return r;
+	}
+	r = pm_start(*task);
+	if (r < 0 || !child_link)
+		return r;
+	uint32_t hello;
+	struct message m = message_into(&hello, sizeof hello);
+	r = receivemessage(&m);
+	if (r < 0)
+		return r;
+	*child_link = m.passed;
+	return m.passed < 0 ? E_BADLINK : 0;
+}
+
+int wait_child(uint32_t task, struct kr_exit_notice *n)
+{
+	return pm_wait(task, n);
+}

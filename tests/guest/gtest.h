@@ -1,0 +1,38 @@
+/*
+ * tests/guest/gtest.h - a tiny in-guest test framework.  Each test is a
+ * function; CHECK stops it at the first failed assertion.  Results are
+ * printed one a line ("ok N - name" / "not ok N - name: why") for
+ * tests/run-guest.sh to count, and main's return value is the number of
+ * failures, which init turns into the node's power-off status.
+ */
+#ifndef DPM_GTEST_H
+#define DPM_GTEST_H
+#include <stdint.h>
+
+#include "demos.h"
+#include "kcall.h"
+
+struct gtest {
+	const char *name;
+	void (*fn)(void);
+};
+
+void gtest_fail(const char *file, int line, const char *what, long a, long b);
+int gtest_run(const char *suite, const struct gtest *tests, int n);
+extern int gtest_failed_now;
+
+#define CHECK(c) do { if (!(c)) { gtest_fail(__FILE__, __LINE__, #c, 0, 0); return; } } while (0)
+#define CHECK_EQ(a, b) do { long _a = (long)(a), _b = (long)(b); \
+	if (_a != _b) { gtest_fail(__FILE__, __LINE__, #a " == " #b, _a, _b); return; } } while (0)
+#define GTESTS(...) static const struct gtest gtests[] = { __VA_ARGS__ }
+#define GTEST_MAIN(suite) int main(void) { return gtest_run(suite, gtests, sizeof gtests / sizeof gtests[0]); }
+
+/* Helpers shared by the suites (gtest.c). */
+int self_link(uint32_t code);                       /* a link naming this process */
+/* Start t_child-style helper argv; with child_link != NULL it gets link 4
+ * back to us and its first act is to send us a link to itself, which lands
+ * in *child_link. */
+int spawn_child(const char *const argv[], uint32_t *task, int *child_link);
+int wait_child(uint32_t task, struct kr_exit_notice *n); /* on the notify link */
+extern int gtest_notify_link;
+#endif

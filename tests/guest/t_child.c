@@ -1,0 +1,144 @@
+/*
+ * tests/guest/t_child.c - the helper process the guest suites start through
+ * the process manager.  argv[1] picks what it does; link 4 (given by the
+ * test before start) leads back to the test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demos.h"
+#include "pm.h"
+
+#define PARENT 4
+
+static volatile int sink;
+static uint8_t area[8192];
+
+static int recurse(int n)
+{
+	volatile char pad[512];
+	pad[0] = (char)n;
+	if (n < 0) /* never: the stack runs out first */
+		return 0;
+	return recurse(n + 1) + pad[0];
+}
+
+/* Answer CALLs with the request's bytes, `n` times (0: forever). */
+static int echo(int n)
+{
+	static uint8_t buf[MSG_MAX];
+	for (int i = 0; n == 0 || i < n; i++) {
+		struct message m = message_into(buf, sizeof buf);
+		int len = receivemessage(&m);
+		if (len < 0 || m.reply < 0)
+			return 2;
+		if (sendmessage(m.reply, buf, (uint32_t)len, -1) < 0)
+			return 3;
+		/* a reply link is one-time */
+		if (sendmessage(m.reply, buf, 1, -1) != E_BADLINK)
+			return 4;
+	}
+	return 0;
+}
+
+/* Offer a data area to the parent, then answer "checksum?" calls. */
+static int offer_data(uint32_t rights, uint32_t size)
+{
+	uint8_t *data = size <= sizeof area ? area : malloc(size);
+	if (!data)
+		return 5;
+	for (uint32_t i = 0; i < size; i++)
+		data[i] = (uint8_t)(i * 7 + 3);
+	int l = createlink(0xda7a, data, size, rights);
+	if (l < 0 || sendmessage(PARENT, &size, sizeof size, l) < 0)
+		return 6;
+	for (;;) {
+		uint32_t q;
+		struct message m = message_into(&q, sizeof q);
+		if (receivemessage(&m) < 0 || m.reply < 0)
+			return 7;
+		uint32_t sum = 0;
+		for (uint32_t i = 0; i < size; i++)
+			sum = sum * 31 + data[i];
+		sendmessage(m.reply, &sum, sizeof sum, -1);
+		if (q == 0)
+			return 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	uint32_t arg = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 0) : 0;
+	/* Given a link to the test (slot 4), first send it a link to us. */
+	uint32_t hello = 0x11;
+	int self = createlink(0xc41d, NULL, 0, 0);
+	if (sendmessage(PARENT, &hello, sizeof hello, self) == 0)
+		destroylink(self);
+	if (!strcmp(mode, "exit"))
+		return (int)arg;
+	if (!strcmp(mode, "echo"))
+		return echo((int)arg);
+	if (!strcmp(mode, "noreply")) {
+		uint8_t buf[64];
+		struct message m = message_into(buf, sizeof buf);
+		receivemessage(&m);
+		return 0; /* ends holding the reply link */
+	}
+	if (!strcmp(mode, "dropreply")) {
+		uint8_t buf[64];
+		struct message m = message_into(buf, sizeof buf);
+		receivemessage(&m);
+		destroylink(m.reply);
+		return echo(1);
+	}
+	if (!strcmp(mode, "data"))
+		return offer_data(LINK_READ | LINK_WRITE, arg ? arg : 4096);
+	if (!strcmp(mode, "rodata"))
+		return offer_data(LINK_READ, arg ? arg : 4096);
+	if (!strcmp(mode, "call-parent")) {
+		uint32_t word = 0x22, reply = 0;
+		struct message m = message_into(&reply, sizeof reply);
+		int r = call(PARENT, &word, 4, -1, &m);
+		return r == 4 && reply == 0x33 ? 0 : 1;
+	}
+	if (!strcmp(mode, "ticker")) {
+		for (uint32_t i = 0;; i++) {
+			for (volatile int k = 0; k < 200000; k++)
+				;
+			if (sendmessage(PARENT, &i, 4, -1) == E_QUEUEFULL)
+				for (volatile int k = 0; k < 2000000; k++)
+					;
+		}
+	}
+	if (!strcmp(mode, "spin")) {
+		for (volatile uint32_t i = 0; i < arg; i++)
+			;
+		return 0;
+	}
+	if (!strcmp(mode, "kill"))
+		return -pm_kill(arg); /* not our child: the pm must refuse */
+	if (!strcmp(mode, "fault-null"))
+		sink = *(volatile int *)0;
+	if (!strcmp(mode, "fault-kernel"))
+		sink = *(volatile int *)0x100000;
+	if (!strcmp(mode, "fault-kernel-write"))
+		*(volatile int *)0x100000 = 1;
+	if (!strcmp(mode, "fault-text"))
+		*(volatile uint8_t *)(uintptr_t)main = 0xcc;
+	if (!strcmp(mode, "ud2"))
+		__asm__ volatile("ud2");
+	if (!strcmp(mode, "div0")) {
+		volatile int zero = 0;
+		sink = 10 / zero;
+	}
+	if (!strcmp(mode, "stack"))
+		sink = recurse(0);
+	if (!strcmp(mode, "cli"))
+		__asm__ volatile("cli");
+	if (!strcmp(mode, "port"))
+		__asm__ volatile("outb %%al, $0xf4" : : "a"(0));
+	printf("t_child: unknown mode '%s'\n", mode);
+	return 99;
+}

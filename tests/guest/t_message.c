@@ -1,0 +1,184 @@
+/*
+ * tests/guest/t_message.c - SENDMESSAGE, RECEIVEMESSAGE, ARECEIVEMESSAGE:
+ * copies and sizes, every bad pointer, truncation, FIFO order, the queue
+ * limit, and passing a link.
+ */
+#include <string.h>
+
+#include "gtest.h"
+
+static uint8_t out[MSG_MAX + 16], in[MSG_MAX + 16];
+
+static int roundtrip(uint32_t len)
+{
+	int l = createlink(1, NULL, 0, 0);
+	for (uint32_t i = 0; i < len; i++)
+		out[i] = (uint8_t)(i * 13 + len);
+	memset(in, 0, sizeof in);
+	int r = sendmessage(l, out, len, -1);
+	struct message m = message_into(in, sizeof in);
+	if (r == 0)
+		r = receivemessage(&m);
+	destroylink(l);
+	if (r != (int)len || m.len != len || memcmp(in, out, len))
+		return -1;
+	return 0;
+}
+
+static void sizes_0_1_4096(void)
+{
+	CHECK_EQ(roundtrip(0), 0);
+	CHECK_EQ(roundtrip(1), 0);
+	CHECK_EQ(roundtrip(100), 0);
+	CHECK_EQ(roundtrip(MSG_MAX), 0);
+}
+
+static void too_big(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	CHECK_EQ(sendmessage(l, out, MSG_MAX + 1, -1), E_TOOBIG);
+	struct message m = message_into(in, sizeof in);
+	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK); /* nothing was sent */
+	destroylink(l);
+}
+
+static void areceive_empty(void)
+{
+	struct message m = message_into(in, sizeof in);
+	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK);
+}
+
+static void send_bad_buffers(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	CHECK_EQ(sendmessage(l, NULL, 4, -1), E_BADADDR);
+	CHECK_EQ(sendmessage(l, (void *)0x100000, 4, -1), E_BADADDR);      /* kernel */
+	CHECK_EQ(sendmessage(l, (void *)0x70000000, 4, -1), E_BADADDR);    /* unmapped */
+	CHECK_EQ(sendmessage(l, (void *)(USER_STACK_TOP - 2), 8, -1), E_BADADDR); /* runs off */
+	struct message m = message_into(in, sizeof in);
+	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK);
+	destroylink(l);
+}
+
+static void receive_bad_pointers(void)
+{
+	CHECK_EQ(kcall(K_RECEIVEMESSAGE, 0, 0, 0, 0, 0), E_BADADDR);
+	CHECK_EQ(kcall(K_ARECEIVEMESSAGE, 0x100000, 0, 0, 0, 0), E_BADADDR);
+	struct message m = message_into((void *)0x100000, 64);
+	CHECK_EQ(receivemessage(&m), E_BADADDR); /* buffer in the kernel */
+	m = message_into((void *)0xfffff000, 64);
+	CHECK_EQ(receivemessage(&m), E_BADADDR);
+}
+
+static void receive_into_read_only_text(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	uint32_t v = 1;
+	CHECK_EQ(sendmessage(l, &v, 4, -1), 0);
+	struct message m = message_into((void *)(uintptr_t)receive_into_read_only_text, 4);
+	CHECK_EQ(receivemessage(&m), E_BADADDR); /* consumed, not written */
+	destroylink(l);
+}
+
+static void truncation(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	memset(out, 0x5a, 100);
+	CHECK_EQ(sendmessage(l, out, 100, -1), 0);
+	memset(in, 0, 20);
+	struct message m = message_into(in, 10);
+	CHECK_EQ(receivemessage(&m), E_TRUNC);
+	CHECK_EQ(m.len, 100);
+	CHECK_EQ(in[9], 0x5a);
+	CHECK_EQ(in[10], 0);
+	destroylink(l);
+}
+
+static void fifo_order(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	for (uint32_t i = 0; i < 60; i++)
+		CHECK_EQ(sendmessage(l, &i, 4, -1), 0);
+	for (uint32_t i = 0; i < 60; i++) {
+		uint32_t v;
+		struct message m = message_into(&v, 4);
+		CHECK_EQ(receivemessage(&m), 4);
+		CHECK_EQ(v, i);
+	}
+	destroylink(l);
+}
+
+static void queue_limit(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	uint32_t v = 0;
+	for (int i = 0; i < QUEUE_MAX; i++)
+		CHECK_EQ(sendmessage(l, &v, 4, -1), 0);
+	CHECK_EQ(sendmessage(l, &v, 4, -1), E_QUEUEFULL);
+	struct message m = message_into(&v, 4);
+	for (int i = 0; i < QUEUE_MAX; i++)
+		CHECK_EQ(receivemessage(&m), 4);
+	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK);
+	destroylink(l);
+}
+
+static void pass_link(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	int passme = createlink(0x77, NULL, 0, 0);
+	uint32_t v = 9;
+	CHECK_EQ(sendmessage(l, &v, 4, passme), 0);
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(receivemessage(&m), 4);
+	CHECK(m.passed >= LINK_FIRST_FREE);
+	CHECK(m.passed != passme);                 /* a copy in a new slot */
+	CHECK_EQ(sendmessage(m.passed, &v, 4, -1), 0);
+	CHECK_EQ(receivemessage(&m), 4);
+	CHECK_EQ(m.code, 0x77);                    /* it names what passme named */
+	destroylink(m.passed);
+	destroylink(passme);
+	destroylink(l);
+}
+
+static void pass_bad_link(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	uint32_t v = 0;
+	CHECK_EQ(sendmessage(l, &v, 4, 50), E_BADLINK);
+	CHECK_EQ(sendmessage(l, &v, 4, -7), E_BADLINK);
+	CHECK_EQ(sendmessage(l, &v, 4, l), E_INVAL);
+	destroylink(l);
+}
+
+static void send_forged_link(void)
+{
+	uint32_t v = 0;
+	CHECK_EQ(sendmessage(-1, &v, 4, -1), E_BADLINK);
+	CHECK_EQ(sendmessage(NLINK, &v, 4, -1), E_BADLINK);
+	CHECK_EQ(sendmessage(40, &v, 4, -1), E_BADLINK);
+}
+
+static void bad_call_number(void)
+{
+	CHECK_EQ(kcall(0, 0, 0, 0, 0, 0), E_BADCALL);
+	CHECK_EQ(kcall(K_NCALLS, 0, 0, 0, 0, 0), E_BADCALL);
+	CHECK_EQ(kcall(0xffffffff, 1, 2, 3, 4, 5), E_BADCALL);
+	CHECK_EQ(nullcall(), 0);
+}
+
+GTESTS(
+	{ "sizes 0, 1, 100, 4096 round trip", sizes_0_1_4096 },
+	{ "4097 bytes is E_TOOBIG", too_big },
+	{ "areceive on empty queue", areceive_empty },
+	{ "send from bad buffers", send_bad_buffers },
+	{ "receive with bad pointers", receive_bad_pointers },
+	{ "receive into read-only memory", receive_into_read_only_text },
+	{ "truncation", truncation },
+	{ "FIFO order", fifo_order },
+	{ "queue limit", queue_limit },
+	{ "pass a link", pass_link },
+	{ "pass a bad link", pass_bad_link },
+	{ "send over forged link", send_forged_link },
+	{ "bad call numbers", bad_call_number },
+);
+GTEST_MAIN("message")
