@@ -14,10 +14,15 @@ ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 	analysis/assign.c
 # Message statistics.
 ANALYSIS_STATS := analysis/stats.c
+# Causality strings.
+ANALYSIS_CAUSALITY := analysis/causality.c
 # The commands.
-ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c
+ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c \
+	analysis/causality_main.c
 
-DPM_SRCS += $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CLI)
+ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
+	$(ANALYSIS_CLI)
+DPM_SRCS += $(ANALYSIS_ALL)
 
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \

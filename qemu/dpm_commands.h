@@ -13,12 +13,14 @@ int filter_main(int argc, char **argv);     /* hostfilter/filter.c */
 int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
+int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
 
 #define DPM_SUBCOMMANDS \
 	{ "version", version_main, "print the version of dpm and its trace format" }, \
 	{ "filter", filter_main, "receive meter streams, select traces, write a log" }, \
 	{ "dump", dump_main, "print a filter log as text or CSV" }, \
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \
-	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" },
+	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" }, \
+	{ "causality", causality_main, "paths of causality of requests through servers" },
 
 #endif
