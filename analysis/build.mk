@@ -29,3 +29,7 @@ $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST
 	$(ANALYSIS_EVENTS) $(ANALYSIS_P)))
 $(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) $(ANALYSIS_STATS)))
+$(eval $(call unit_test,test_causality,tests/unit/test_causality.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_EVENTS) analysis/graph.c $(ANALYSIS_CAUSALITY)))
+$(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_ALL)))
