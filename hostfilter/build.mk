@@ -22,3 +22,13 @@ BENCH_TARGETS += bench-filter
 .PHONY: bench-filter
 bench-filter: $(DPM) $(FILTER_STREAM_GEN)
 	bash hostfilter/bench-filter.sh $(DPM) $(FILTER_STREAM_GEN) $(BUILD)/bench
+
+# ---- unit tests
+FILTER_ALL := $(FILTER_CORE) $(FILTER_LOG) $(FILTER_STREAM) $(FILTER_CMDS)
+FILTER_TEST_SUPPORT := tests/unit/test_filter_support.c $(FILTER_ALL)
+$(eval $(call unit_test,test_desc_trace,tests/unit/test_desc_trace.c $(FILTER_CORE)))
+$(eval $(call unit_test,test_desc,tests/unit/test_desc.c $(FILTER_CORE)))
+$(eval $(call unit_test,test_rules,tests/unit/test_rules.c $(FILTER_TEST_SUPPORT)))
+$(eval $(call unit_test,test_filter,tests/unit/test_filter.c $(FILTER_TEST_SUPPORT)))
+$(eval $(call unit_test,test_log,tests/unit/test_log.c $(FILTER_TEST_SUPPORT)))
+$(eval $(call unit_test,test_dump,tests/unit/test_dump.c $(FILTER_TEST_SUPPORT)))

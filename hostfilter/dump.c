@@ -141,7 +141,7 @@ static void print_csv_row(FILE *out, const struct dpm_log_record *rec)
 	const struct csv_map *m = csv_map_for(rec->type_name);
 	static const struct csv_map none;
 	if (rec->trace_type == LOG_NOTE_TYPE) {
-		fputs("# note:", out);
+		fputs("# note: ", out);
 		print_record(out, rec);
 		return;
 	}

@@ -273,10 +273,12 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* When stopping: read what the nodes have already sent (standard input
- * is not waited for), then end every stream. */
+/* When stopping: take connections already made, read what the nodes have
+ * already sent (standard input is not waited for), then end every stream. */
 static int drain(struct filter *fl)
 {
+	if (fl->listen_fd >= 0 && accept_all(fl))
+		return -1;
 	while (fl->nconns > 0) {
 		size_t i = fl->nconns - 1;
 		int r = fl->conns[i].fd == STDIN_FILENO ? 2 : 0;

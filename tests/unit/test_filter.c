@@ -1,0 +1,368 @@
+/*
+ * tests/unit/test_filter.c - `dpm filter` as the nodes meet it: a child
+ * process listening on a free 127.0.0.1 port, fed batches over real TCP
+ * connections (several at once, garbage between good ones, connections cut
+ * mid-batch), stopped by SIGTERM or killed by SIGKILL; and its --stdin,
+ * --check, --timeout, --batch-log and usage behaviour.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dpm_commands.h"
+#include "log.h"
+#include "logformat.h"
+#include "test_filter_support.h"
+
+static uint8_t buf[1 << 20];
+
+/* The summary's value for `key` (e.g. "kept") in the filter's stderr. */
+static long long summary(const struct tf_filter *f, const char *key)
+{
+	char *text = tf_read_file(f->err), pat[64];
+	snprintf(pat, sizeof pat, " %s=", key);
+	char *line = strstr(text, "dpm filter: summary");
+	char *at = line ? strstr(line, pat) : NULL;
+	long long v = at ? atoll(at + strlen(pat)) : -1;
+	free(text);
+	return v;
+}
+
+/* NOTE records of a log: their reasons and machines, in order. */
+static int notes(const char *path, uint32_t *reasons, uint32_t *machines, int max)
+{
+	char err[512];
+	struct dpm_log_record rec;
+	struct dpm_log *log = dpm_log_open(path, err, sizeof err);
+	assert_non_null(log);
+	int n = 0;
+	while (dpm_log_next(log, &rec, err, sizeof err) > 0) {
+		uint64_t v;
+		if (rec.trace_type != LOG_NOTE_TYPE || n == max)
+			continue;
+		assert_true(dpm_log_field(&rec, "reason", &v));
+		reasons[n] = (uint32_t)v;
+		assert_true(dpm_log_field(&rec, "machine", &v));
+		machines[n++] = (uint32_t)v;
+	}
+	dpm_log_close(log);
+	return n;
+}
+
+static void test_many_connections_at_once(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	int fds[3];
+	(void)state;
+	tf_filter_start(&f, "many", NULL);
+	for (int i = 0; i < 3; i++)
+		fds[i] = tf_connect(f.port);
+	for (int round = 0; round < 4; round++)
+		for (int i = 0; i < 3; i++)
+			tf_send_all(fds[i], buf, tf_send_batch(buf, (uint32_t)i + 1, (uint32_t)round * 32, 32));
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 3 * 4 * 32);
+	assert_int_equal(counts[TRACE_SEND], 3 * 4 * 32);
+	assert_int_equal(summary(&f, "connections"), 3);
+	assert_int_equal(summary(&f, "received"), 384);
+	assert_int_equal(summary(&f, "kept"), 384);
+	assert_int_equal(summary(&f, "rejected"), 0);
+}
+
+static void test_garbage_between_good_connections(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	uint32_t reasons[4], machines[4];
+	(void)state;
+	tf_filter_start(&f, "garbage", NULL);
+	int good1 = tf_connect(f.port), bad = tf_connect(f.port);
+	tf_send_all(good1, buf, tf_send_batch(buf, 1, 0, 10));
+	tf_send_all(bad, buf, tf_send_batch(buf, 7, 0, 5));
+	tf_send_all(bad, "GARBAGE GARBAGE GARBAGE!", 24);
+	int good2 = tf_connect(f.port);
+	tf_send_all(good2, buf, tf_send_batch(buf, 2, 0, 10));
+	tf_send_all(good1, buf, tf_send_batch(buf, 1, 10, 10));
+	close(good1);
+	close(good2);
+	close(bad);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 35 + 1);
+	assert_int_equal(counts[TRACE_SEND], 35);
+	assert_int_equal(counts[LOG_NOTE_TYPE], 1);
+	assert_int_equal(notes(f.log, reasons, machines, 4), 1);
+	assert_int_equal(reasons[0], NOTE_BAD_MAGIC);
+	assert_int_equal(machines[0], 7); /* the last good batch named node 7 */
+	assert_int_equal(summary(&f, "rejected"), 1);
+	assert_int_equal(summary(&f, "rejected_bytes"), 24);
+	char *err = tf_read_file(f.err);
+	assert_non_null(strstr(err, "connection 2 (machine 7): bad magic at byte 416: found 0x42524147"));
+	free(err);
+}
+
+/* One connection per kind of garbage, each after a good batch. */
+static void test_every_kind_of_garbage_is_noted(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	uint32_t reasons[8], machines[8];
+	uint8_t rec[TRACE_MAX_SIZE];
+	(void)state;
+	tf_filter_start(&f, "kinds", NULL);
+	size_t rlen = tf_send(rec, 5, 1, 1, 2, 0, 1);
+	for (int kind = 0; kind < 6; kind++) {
+		int fd = tf_connect(f.port);
+		size_t n = tf_send_batch(buf, 5, 0, 3);
+		uint8_t *bad = buf + n;
+		size_t blen = tf_batch(bad, 5, 1, rec, rlen);
+		switch (kind) {
+		case 0: bad[4] = 2; break;                                  /* version 2 */
+		case 1: bad[6] = 3; break;                                  /* count 3, 80 bytes */
+		case 2: bad[16 + 36] = 20; break;                           /* record size 20 */
+		case 3: bad[16 + 4] = 99; break;                            /* traceType 99 */
+		case 4: /* one 64-byte QUEUED record in a batch that claims 72 bytes */
+			blen = tf_batch(bad, 5, 1, bad + 200, tf_queued(bad + 200, 5, 1, 1, 2, 1) + 8);
+			break;
+		case 5: blen = tf_batch(bad, 5, 1, rec, rlen) - 10; break;  /* cut: see below */
+		}
+		tf_send_all(fd, buf, n + blen);
+		close(fd);
+	}
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 6 * 3 + 6);
+	assert_int_equal(notes(f.log, reasons, machines, 8), 6);
+	unsigned seen[NOTE_REASON_MAX + 1] = { 0 };
+	for (int i = 0; i < 6; i++) {
+		assert_true(reasons[i] <= NOTE_REASON_MAX);
+		seen[reasons[i]]++;
+		assert_int_equal(machines[i], 5);
+	}
+	assert_int_equal(seen[NOTE_BAD_VERSION], 1);
+	assert_int_equal(seen[NOTE_BAD_BATCH_SIZE], 2);
+	assert_int_equal(seen[NOTE_BAD_RECORD_SIZE], 1);
+	assert_int_equal(seen[NOTE_UNKNOWN_TYPE], 1);
+	assert_int_equal(seen[NOTE_TRUNCATED], 1);
+	assert_int_equal(summary(&f, "rejected"), 5);
+	assert_int_equal(summary(&f, "truncated"), 1);
+	assert_int_equal(summary(&f, "received"), 18);
+}
+
+static void test_disconnect_mid_batch_loses_only_that_batch(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	(void)state;
+	tf_filter_start(&f, "cut", NULL);
+	int other = tf_connect(f.port), cut = tf_connect(f.port);
+	size_t n = tf_send_batch(buf, 1, 0, 8);
+	size_t m = tf_send_batch(buf + n, 1, 8, 8);
+	tf_send_all(cut, buf, n + m / 2);
+	close(cut);
+	tf_send_all(other, buf, tf_send_batch(buf, 2, 0, 8));
+	tf_send_all(other, buf, tf_send_batch(buf, 2, 8, 8));
+	close(other);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 8 + 16 + 1);
+	assert_int_equal(counts[LOG_NOTE_TYPE], 1);
+	assert_int_equal(summary(&f, "truncated"), 1);
+	assert_int_equal(summary(&f, "rejected_bytes"), m / 2);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&t, NULL);
+}
+
+static void test_sigkill_leaves_a_readable_log(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	(void)state;
+	tf_filter_start(&f, "killed", NULL);
+	int fd = tf_connect(f.port);
+	for (int i = 0; i < 10; i++)
+		tf_send_all(fd, buf, tf_send_batch(buf, 3, (uint32_t)i * 32, 32));
+	long got = 0;
+	for (int tries = 0; tries < 500 && got != 320; tries++) {
+		sleep_ms(10);
+		got = tf_count_log(f.log, counts);
+	}
+	assert_int_equal(got, 320);
+	kill(f.pid, SIGKILL);
+	waitpid(f.pid, NULL, 0);
+	close(fd);
+	char err[512];
+	struct dpm_log_record rec;
+	struct dpm_log *log = dpm_log_open(f.log, err, sizeof err);
+	assert_non_null(log);
+	long n = 0;
+	while (dpm_log_next(log, &rec, err, sizeof err) > 0)
+		n++;
+	assert_int_equal(n, 320);
+	assert_int_equal(dpm_log_truncated(log), 0);
+	dpm_log_close(log);
+}
+
+static void test_two_filters_at_once(void **state)
+{
+	struct tf_filter a, b;
+	unsigned counts[257];
+	(void)state;
+	tf_filter_start(&a, "two-a", NULL);
+	tf_filter_start(&b, "two-b", NULL);
+	assert_int_not_equal(a.port, b.port);
+	int fa = tf_connect(a.port), fb = tf_connect(b.port);
+	tf_send_all(fa, buf, tf_send_batch(buf, 1, 0, 3));
+	tf_send_all(fb, buf, tf_send_batch(buf, 2, 0, 5));
+	close(fa);
+	close(fb);
+	assert_int_equal(tf_filter_stop(&a), 0);
+	assert_int_equal(tf_filter_stop(&b), 0);
+	assert_int_equal(tf_count_log(a.log, counts), 3);
+	assert_int_equal(tf_count_log(b.log, counts), 5);
+}
+
+static void test_rules_select_and_dropped_pass_through(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	uint8_t recs[8 * TRACE_MAX_SIZE];
+	(void)state;
+	tf_write_file(tf_path("sel.rules"), "traceType=SEND, channel=#*, machine=4;\n");
+	const char *extra[] = { "--rules", tf_path("sel.rules"), NULL };
+	tf_filter_start(&f, "sel", extra);
+	size_t n = 0;
+	n += tf_send(recs + n, 4, 1, TASK_MAKE(4, 3), TASK_MAKE(5, 3), 1, 1);
+	n += tf_queued(recs + n, 4, 2, TASK_MAKE(4, 3), TASK_MAKE(4, 4), 1);
+	n += tf_dropped(recs + n, 4, 3, 5);
+	n += tf_send(recs + n, 4, 4, TASK_MAKE(4, 3), TASK_MAKE(5, 3), 1, 2);
+	n += tf_dropped(recs + n, 4, 5, 7);
+	int fd = tf_connect(f.port);
+	tf_send_all(fd, buf, tf_batch(buf, 4, 5, recs, n));
+	tf_send_all(fd, buf, tf_send_batch(buf, 6, 0, 4)); /* machine 6: not kept */
+	close(fd);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 4);
+	assert_int_equal(counts[TRACE_SEND], 2);
+	assert_int_equal(counts[TRACE_DROPPED], 2);
+	assert_int_equal(summary(&f, "received"), 9);
+	assert_int_equal(summary(&f, "kept"), 4);
+	assert_int_equal(summary(&f, "kernel_dropped"), 12);
+	/* The discarded channel is not in the log. */
+	char err[512];
+	struct dpm_log_record rec;
+	struct dpm_log *log = dpm_log_open(f.log, err, sizeof err);
+	uint64_t v;
+	assert_int_equal(dpm_log_next(log, &rec, err, sizeof err), 1);
+	assert_string_equal(rec.type_name, "SEND");
+	assert_false(dpm_log_field(&rec, "channel", &v));
+	assert_true(dpm_log_field(&rec, "msgId", &v));
+	assert_int_equal(v, 1);
+	dpm_log_close(log);
+}
+
+static void test_stdin_stream_and_batch_log(void **state)
+{
+	unsigned counts[257];
+	(void)state;
+	size_t n = tf_send_batch(buf, 1, 0, 32);
+	n += tf_send_batch(buf + n, 1, 32, 7);
+	tf_write_bytes(tf_path("in.bin"), buf, n);
+	const char *argv[] = { "filter", "--stdin", "-o", tf_path("stdin.log"), "--batch-log",
+			       tf_path("batches.csv"), NULL };
+	assert_int_equal(tf_run(filter_main, argv, tf_path("in.bin"), tf_path("stdin.out"),
+				tf_path("stdin.err")), 0);
+	assert_int_equal(tf_count_log(tf_path("stdin.log"), counts), 39);
+	char *batches = tf_read_file(tf_path("batches.csv"));
+	assert_string_equal(batches, "conn,machine,count,bytes\n1,1,32,2560\n1,1,7,560\n");
+	free(batches);
+}
+
+static void test_check_rules(void **state)
+{
+	(void)state;
+	tf_write_file(tf_path("ok.rules"), "traceType=Send, code=#*;\ntraceType=Receive;\n");
+	tf_write_file(tf_path("bad.rules"), "traceType=Send,\n  bogus=3;\n");
+	const char *ok[] = { "filter", "--check", tf_path("ok.rules"), NULL };
+	assert_int_equal(tf_run(filter_main, ok, NULL, tf_path("c.out"), tf_path("c.err")), 0);
+	char *out = tf_read_file(tf_path("c.out"));
+	assert_non_null(strstr(out, "ok.rules: 2 rules ok (descriptions: meter/trace.desc, 12 trace types)"));
+	free(out);
+	const char *bad[] = { "filter", "--check", tf_path("bad.rules"), NULL };
+	assert_int_equal(tf_run(filter_main, bad, NULL, tf_path("c.out"), tf_path("c.err")), 2);
+	char *err = tf_read_file(tf_path("c.err")), want[512];
+	snprintf(want, sizeof want, "%s:2:3: unknown field 'bogus'\n", tf_path("bad.rules"));
+	assert_string_equal(err, want);
+	free(err);
+	tf_write_file(tf_path("bad.desc"), "header 0. traceType,0,4,10 size,4,4,3;\n");
+	const char *bad_desc[] = { "filter", "--check", tf_path("ok.rules"), tf_path("bad.desc"), NULL };
+	assert_int_equal(tf_run(filter_main, bad_desc, NULL, tf_path("c.out"), tf_path("c.err")), 2);
+	err = tf_read_file(tf_path("c.err"));
+	snprintf(want, sizeof want, "%s:1:37: base must be 2, 8, 10 or 16, not 3\n", tf_path("bad.desc"));
+	assert_string_equal(err, want);
+	free(err);
+}
+
+static void test_usage_errors_and_help(void **state)
+{
+	(void)state;
+	const char *no_log[] = { "filter", "--stdin", NULL };
+	const char *bad_port[] = { "filter", "--port", "http", "-o", "x", NULL };
+	const char *extra[] = { "filter", "-o", "x", "surplus", NULL };
+	const char *help[] = { "filter", "--help", NULL };
+	const char *bad_rules[] = { "filter", "--rules", "/nonexistent/r", "-o", tf_path("u.log"), NULL };
+	assert_int_equal(tf_run(filter_main, no_log, NULL, tf_path("u.out"), tf_path("u.err")), 2);
+	assert_int_equal(tf_run(filter_main, bad_port, NULL, tf_path("u.out"), tf_path("u.err")), 2);
+	assert_int_equal(tf_run(filter_main, extra, NULL, tf_path("u.out"), tf_path("u.err")), 2);
+	assert_int_equal(tf_run(filter_main, bad_rules, NULL, tf_path("u.out"), tf_path("u.err")), 2);
+	char *err = tf_read_file(tf_path("u.err"));
+	assert_string_equal(err, "/nonexistent/r: No such file or directory\n");
+	free(err);
+	assert_int_equal(tf_run(filter_main, help, NULL, tf_path("u.out"), tf_path("u.err")), 0);
+	char *out = tf_read_file(tf_path("u.out"));
+	assert_non_null(strstr(out, "usage: dpm filter"));
+	free(out);
+}
+
+static void test_timeout_stops_the_filter_by_itself(void **state)
+{
+	(void)state;
+	const char *argv[] = { "filter", "--timeout", "0.3", "-o", tf_path("t.log"), NULL };
+	time_t t0 = time(NULL);
+	assert_int_equal(tf_run(filter_main, argv, NULL, tf_path("t.out"), tf_path("t.err")), 0);
+	assert_true(time(NULL) - t0 < 5);
+	unsigned counts[257];
+	assert_int_equal(tf_count_log(tf_path("t.log"), counts), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_many_connections_at_once),
+		cmocka_unit_test(test_garbage_between_good_connections),
+		cmocka_unit_test(test_every_kind_of_garbage_is_noted),
+		cmocka_unit_test(test_disconnect_mid_batch_loses_only_that_batch),
+		cmocka_unit_test(test_sigkill_leaves_a_readable_log),
+		cmocka_unit_test(test_two_filters_at_once),
+		cmocka_unit_test(test_rules_select_and_dropped_pass_through),
+		cmocka_unit_test(test_stdin_stream_and_batch_log),
+		cmocka_unit_test(test_check_rules),
+		cmocka_unit_test(test_usage_errors_and_help),
+		cmocka_unit_test(test_timeout_stops_the_filter_by_itself),
+	};
+	return cmocka_run_group_tests(tests, NULL, tf_cleanup);
+}
