@@ -79,6 +79,9 @@ check:
 
 bench: $(BENCH_TARGETS)
 
+demo: all
+	@bash qemu/demo.sh $(X86_KERNEL)
+
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/bench
 

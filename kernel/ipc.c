@@ -50,7 +50,7 @@ static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_t
 		return NULL;
 	}
 	if (len) {
-		m->data = palloc();
+		m->data = palloc_unzeroed();
 		if (!m->data) {
 			msgpool_put(&msgpool, m);
 			*err = E_NOMEM;
@@ -260,7 +260,7 @@ static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint
 		return E_NOMEM;
 	*mp = m;
 	if (reply_len) {
-		mp->data = palloc();
+		mp->data = palloc_unzeroed();
 		if (!mp->data) {
 			msgpool_put(&msgpool, mp);
 			return E_NOMEM;

@@ -77,6 +77,7 @@ struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
 /* ---- physical pages (palloc.c) ---- */
 void palloc_init(uintptr_t start, uintptr_t end);
 void *palloc(void);            /* a zeroed 4 KiB page, or NULL */
+void *palloc_unzeroed(void);   /* the same, contents left as they were */
 void pfree(void *page);
 uint32_t palloc_free_pages(void);
 

@@ -2,7 +2,8 @@
  * kernel/palloc.c - the physical page allocator: a free list threaded
  * through the free pages themselves (xv6's design), so it needs no memory of
  * its own.  Pages are handed out zeroed so no process ever sees another's
- * old data.
+ * old data; message buffers, whose bytes are only read up to what was
+ * written, skip the zeroing (palloc_unzeroed).
  */
 #include "kernel.h"
 
@@ -25,14 +26,23 @@ void palloc_init(uintptr_t start, uintptr_t end)
 		pfree((void *)(a - PAGE));
 }
 
-void *palloc(void)
+/* A page with old contents: only for kernel buffers of which no byte is
+ * ever shown to a process before the kernel writes it (message data). */
+void *palloc_unzeroed(void)
 {
 	struct free_page *p = free_list;
 	if (!p)
 		return NULL;
 	free_list = p->next;
 	free_pages--;
-	memset(p, 0, PAGE);
+	return p;
+}
+
+void *palloc(void)
+{
+	void *p = palloc_unzeroed();
+	if (p)
+		memset(p, 0, PAGE);
 	return p;
 }
 

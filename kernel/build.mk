@@ -1,0 +1,10 @@
+# kernel/build.mk - host unit tests of the kernel's portable data structures
+# (link tables, message queues, the page allocator).  The kernel itself is
+# built per machine by arch/*/build.mk.
+KERNEL_HOST_INC := -Ikernel -Iarch/x86
+$(BUILD)/host/kernel/%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
+$(BUILD)/host/tests/unit/test_kernel_%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
+
+$(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
+$(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))
+$(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))
