@@ -76,7 +76,7 @@ static const struct csv_map csv_maps[] = {
 	{ "SEND", "fromTask", "toTask", "length", "sendLink", "code", "passLink", NULL },
 	{ "RECEIVECALL", NULL, "toTask", NULL, NULL, NULL, NULL, "queueLen" },
 	{ "RECEIVE", "fromTask", "toTask", "length", NULL, "code", "passLink", "queueLen" },
-	{ "QUEUED", "fromTask", "toTask", "length", NULL, NULL, NULL, "queueLen" },
+	{ "QUEUED", "fromTask", "toTask", "length", NULL, "code", NULL, "queueLen" },
 	{ "CREATELINK", "task", "toTask", "dataLen", "link", "code", NULL, NULL },
 	{ "DESTROYLINK", "task", "toTask", "dataLen", "link", "code", NULL, NULL },
 	{ "MOVEDATA", "fromTask", "toTask", "length", NULL, NULL, NULL, NULL },

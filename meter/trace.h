@@ -81,6 +81,8 @@ struct trace_queued {
 	uint64_t msgId;     /* 48 */
 	uint32_t length;    /* 56 */
 	uint32_t queueLen;  /* 60 receiver's queue length after queueing     */
+	uint32_t channel;   /* 64 channel of the link it was sent over        */
+	uint32_t code;      /* 68 that link's code                            */
 };
 
 /* RECEIVECALL: task == toTask (the receiver). */

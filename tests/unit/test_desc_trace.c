@@ -46,7 +46,8 @@ static const struct expected_field receive[] = {
 };
 static const struct expected_field queued[] = {
 	B(trace_queued, fromTask), B(trace_queued, toTask), B(trace_queued, msgId),
-	B(trace_queued, length), B(trace_queued, queueLen), END,
+	B(trace_queued, length), B(trace_queued, queueLen), B(trace_queued, channel),
+	B(trace_queued, code), END,
 };
 static const struct expected_field link[] = {
 	B(trace_link, link), B(trace_link, toTask), B(trace_link, code),

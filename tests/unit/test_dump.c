@@ -49,11 +49,12 @@ static void test_text_shows_each_field_in_its_base(void **state)
 		"size=80 fromTask=0x10003 toTask=0x20003 channel=6 code=7 sendLink=2 "
 		"passLink=4294967295 msgId=0x100000000002a length=100 passTask=0x0\n"
 		"QUEUED machine=1 traceType=4 time=11000 procTime=110 seq=11 load=1 task=0x20003 "
-		"size=64 fromTask=0x10003 toTask=0x20003 msgId=0x100000000002a length=100 queueLen=1\n";
+		"size=72 fromTask=0x10003 toTask=0x20003 msgId=0x100000000002a length=100 queueLen=1 "
+		"channel=0 code=7\n";
 	assert_memory_equal(out, want, strlen(want));
 	assert_non_null(strstr(out, "\nDROPPED machine=1 traceType=12 time=14000 procTime=140 "
 				    "seq=14 load=1 task=0x0 size=48 count=3\n"));
-	assert_non_null(strstr(out, "\nNOTE conn=1 machine=1 reason=1 offset=344 bytes=16 (bad magic)\n"));
+	assert_non_null(strstr(out, "\nNOTE conn=1 machine=1 reason=1 offset=352 bytes=16 (bad magic)\n"));
 	free(out);
 	free(err);
 }
@@ -83,11 +84,11 @@ static void test_csv_is_the_interchange_format(void **state)
 		"machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,length,link,code,pass_link,"
 		"queue_len,reason,count\n"
 		"1,SEND,10000,100,10,1,1.3,1.3,2.3,0x100000000002a,100,2,7,,,,\n"
-		"1,QUEUED,11000,110,11,1,2.3,1.3,2.3,0x100000000002a,100,,,,1,,\n"
+		"1,QUEUED,11000,110,11,1,2.3,1.3,2.3,0x100000000002a,100,,7,,1,,\n"
 		"1,RECEIVE,12000,120,12,1,2.3,1.3,2.3,0x100000000002a,100,,7,,0,,\n"
 		"1,TERMPROCESS,13000,130,13,1,1.3,,1.3,,,,,,,fault-memory,\n"
 		"1,DROPPED,14000,140,14,1,0.0,,,,,,,,,,3\n"
-		"# note: NOTE conn=1 machine=1 reason=1 offset=344 bytes=16 (bad magic)\n");
+		"# note: NOTE conn=1 machine=1 reason=1 offset=352 bytes=16 (bad magic)\n");
 	free(out);
 	free(err);
 }

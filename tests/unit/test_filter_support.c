@@ -46,7 +46,7 @@ size_t tf_send(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, uint
 size_t tf_queued(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, uint32_t to,
 		 uint64_t msg)
 {
-	struct trace_queued b = { from, to, msg, 100, 1 };
+	struct trace_queued b = { from, to, msg, 100, 1, 0, 7 };
 	return record(out, machine, TRACE_QUEUED, seq, to, &b, sizeof b);
 }
 
