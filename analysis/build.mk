@@ -33,3 +33,15 @@ $(eval $(call unit_test,test_causality,tests/unit/test_causality.c $(ANALYSIS_TE
 	$(ANALYSIS_EVENTS) analysis/graph.c $(ANALYSIS_CAUSALITY)))
 $(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_ALL)))
+
+# The trace generator and the benchmark.
+TRACEGEN := $(BUILD)/bin/dpm-tracegen
+$(TRACEGEN): $(call host_obj,analysis/tracegen.c)
+	@mkdir -p $(@D)
+	$(HOSTCC) -o $@ $^ $(HOST_LDLIBS)
+ALL_TARGETS += $(TRACEGEN)
+
+.PHONY: bench-analysis
+BENCH_TARGETS += bench-analysis
+bench-analysis: $(DPM) $(TRACEGEN)
+	bash analysis/bench-analysis.sh $(DPM) $(TRACEGEN) $(BUILD)/bench

@@ -156,9 +156,8 @@ int csv_parse_u64(const char *s, uint64_t *out)
 			d = (unsigned)(*p - 'A' + 10);
 		else
 			break;
-		if (v > (UINT64_MAX - d) / (uint64_t)base)
+		if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
 			return -1;
-		v = v * (uint64_t)base + d;
 	}
 	while (*p == ' ')
 		p++;

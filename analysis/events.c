@@ -74,9 +74,16 @@ static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 
 uint32_t trace_process(struct trace *t, uint32_t id)
 {
+	/* A small direct-mapped cache in front of the hash: a trace names
+	 * few processes, each on millions of rows. */
+	struct proc_cache *c = &t->cache[(id ^ (id >> 16)) % TRACE_PROC_CACHE];
+	if (c->valid && c->id == id)
+		return c->proc;
 	uint32_t p = hashmap_get(&t->proc_by_id, id);
-	if (p != HASHMAP_NONE)
+	if (p != HASHMAP_NONE) {
+		*c = (struct proc_cache){ id, p, 1 };
 		return p;
+	}
 	if (grow_array((void **)&t->proc, &t->proccap, t->nproc + 1, sizeof *t->proc) < 0)
 		return NO_PROC;
 	p = (uint32_t)t->nproc;

@@ -47,6 +47,12 @@ struct process {
 	uint8_t traced;     /* it has events of its own (it is some event's task) */
 };
 
+#define TRACE_PROC_CACHE 64
+
+struct proc_cache {
+	uint32_t id, proc, valid;
+};
+
 struct trace {
 	const char *path;
 	struct event *ev;
@@ -55,6 +61,7 @@ struct trace {
 	size_t nproc, proccap;
 	struct hashmap proc_by_id;
 	uint64_t dropped;   /* traces the kernels said they dropped (DROPPED) */
+	struct proc_cache cache[TRACE_PROC_CACHE];
 };
 
 void trace_init(struct trace *t, const char *path);
