@@ -9,6 +9,7 @@
 #define DPM_COMMANDS_H
 
 int version_main(int argc, char **argv);
+int cluster_main(int argc, char **argv);    /* qemu/cluster.c */
 int filter_main(int argc, char **argv);     /* hostfilter/filter.c */
 int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
@@ -17,6 +18,7 @@ int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
 
 #define DPM_SUBCOMMANDS \
 	{ "version", version_main, "print the version of dpm and its trace format" }, \
+	{ "cluster", cluster_main, "boot, watch and stop a cluster of QEMU nodes" }, \
 	{ "filter", filter_main, "receive meter streams, select traces, write a log" }, \
 	{ "dump", dump_main, "print a filter log as text or CSV" }, \
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \

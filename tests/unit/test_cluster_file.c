@@ -1,0 +1,229 @@
+/*
+ * tests/unit/test_cluster_file.c - the cluster file: what a good file
+ * gives (defaults, ids, quoting), the exact file:line:col message of each
+ * kind of mistake, and growing or cutting a cluster with --nodes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cluster_file.h"
+
+static struct cluster_spec spec;
+static char err[1024];
+
+static int parse(const char *text)
+{
+	err[0] = '\0';
+	return cluster_parse("c.cluster", text, &spec, err, sizeof err);
+}
+
+static void assert_error(const char *text, const char *message)
+{
+	if (parse(text) != -1)
+		fail_msg("accepted: %s", text);
+	assert_string_equal(err, message);
+}
+
+static void test_default_file_is_four_idle_x86_nodes(void **state)
+{
+	(void)state;
+	struct cluster_spec s;
+	assert_int_equal(cluster_load("qemu/default.cluster", &s, err, sizeof err), 0);
+	assert_int_equal(s.nnodes, 4);
+	assert_int_equal(s.nservices, 0);
+	for (int i = 0; i < 4; i++) {
+		char name[8];
+		snprintf(name, sizeof name, "n%d", i + 1);
+		assert_string_equal(s.nodes[i].name, name);
+		assert_int_equal(s.nodes[i].id, i + 1);
+		assert_int_equal(s.nodes[i].arch, CLUSTER_X86);
+		assert_int_equal(s.nodes[i].memory_mib, 64);
+		assert_string_equal(s.nodes[i].init, "");
+	}
+}
+
+static void test_attributes_defaults_and_quoting(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("# a comment\n"
+			       "node a memory=32 init=\"--halt hello\"   # trailing comment\n"
+			       "\n"
+			       "  node b id=5 kernel=\"peertimeout=500 peerwait=1000\"\n"
+			       "node c init=\"say \\\"hi\\\"\"\n"
+			       "service meter port=0 start=\"dpm filter --port {port} -o {dir}/m.log\"\n"
+			       "service ctl port=7001\n"),
+			 0);
+	assert_int_equal(spec.nnodes, 3);
+	assert_string_equal(spec.nodes[0].name, "a");
+	assert_int_equal(spec.nodes[0].id, 1);
+	assert_int_equal(spec.nodes[0].memory_mib, 32);
+	assert_string_equal(spec.nodes[0].init, "--halt hello");
+	assert_int_equal(spec.nodes[0].line, 2);
+	assert_int_equal(spec.nodes[1].id, 5);
+	assert_int_equal(spec.nodes[1].memory_mib, CLUSTER_DEFAULT_MEMORY);
+	assert_string_equal(spec.nodes[1].kernel, "peertimeout=500 peerwait=1000");
+	assert_int_equal(spec.nodes[2].id, 2); /* lowest id nobody asked for */
+	assert_string_equal(spec.nodes[2].init, "say \"hi\"");
+	assert_int_equal(spec.nservices, 2);
+	assert_int_equal(spec.services[0].port, 0);
+	assert_string_equal(spec.services[0].start, "dpm filter --port {port} -o {dir}/m.log");
+	assert_int_equal(spec.services[1].port, 7001);
+	assert_string_equal(spec.services[1].start, "");
+}
+
+static void test_explicit_id_later_in_file_is_kept(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a\nnode b id=1\n"), 0);
+	assert_int_equal(spec.nodes[0].id, 2);
+	assert_int_equal(spec.nodes[1].id, 1);
+}
+
+static void test_statement_errors(void **state)
+{
+	(void)state;
+	assert_error("nod a\n", "c.cluster:1:1: unknown statement 'nod'; expected 'node' or 'service'");
+	assert_error("node a\n  = x\n", "c.cluster:2:3: unexpected '='; expected 'node' or 'service'");
+	assert_error("node\n", "c.cluster:1:5: expected a name after 'node'");
+	assert_error("node 1a\n", "c.cluster:1:6: bad name '1a': a name is a letter, then letters, "
+				 "digits, '-' or '_', at most 16 characters");
+	assert_error("node abcdefghijklmnopq\n",
+		     "c.cluster:1:6: bad name 'abcdefghijklmnopq': a name is a letter, then letters, "
+		     "digits, '-' or '_', at most 16 characters");
+	assert_error("node switch\n", "c.cluster:1:6: the name 'switch' is reserved");
+	assert_error("node a\nservice a port=1\n", "c.cluster:2:9: the name 'a' is already used at line 1");
+	assert_error("# nothing\n", "c.cluster:2:1: the cluster has no nodes");
+	assert_error("", "c.cluster:1:1: the cluster has no nodes");
+}
+
+static void test_attribute_errors(void **state)
+{
+	(void)state;
+	assert_error("node a ram=4\n", "c.cluster:1:8: unknown node attribute 'ram'; expected id, arch, "
+				       "memory, init or kernel");
+	assert_error("service s host=4\n",
+		     "c.cluster:1:11: unknown service attribute 'host'; expected port or start");
+	assert_error("node a id\n", "c.cluster:1:10: expected '=' after 'id'");
+	assert_error("node a \"x\"\n", "c.cluster:1:8: expected an attribute (key=value), found '\"'");
+	assert_error("node a init=\"--halt\n", "c.cluster:1:13: unterminated string");
+	assert_error("node a init=x\"y\n",
+		     "c.cluster:1:14: unexpected '\"' in the value of 'init' (quote the value)");
+	assert_error("node a id=1 id=2\n", "c.cluster:1:13: attribute 'id' given twice");
+}
+
+static void test_value_errors(void **state)
+{
+	(void)state;
+	assert_error("node a id=9\n", "c.cluster:1:8: id must be a number from 1 to 8, not '9'");
+	assert_error("node a id=\n", "c.cluster:1:8: id must be a number from 1 to 8, not ''");
+	assert_error("node a id=1\nnode b id=1\n", "c.cluster:2:8: id 1 is already used by 'a' at line 1");
+	assert_error("node a id=1\n\n   node b id=1\n",
+		     "c.cluster:3:11: id 1 is already used by 'a' at line 1");
+	assert_error("node a memory=8\n",
+		     "c.cluster:1:8: memory must be a number of MiB from 16 to 2048, not '8'");
+	assert_error("node a memory=64M\n",
+		     "c.cluster:1:8: memory must be a number of MiB from 16 to 2048, not '64M'");
+	assert_error("node a arch=arm\n", "c.cluster:1:8: arch 'arm' is not supported yet; use x86");
+	assert_error("node a arch=sparc\n", "c.cluster:1:8: unknown arch 'sparc'; expected x86 or arm");
+	assert_error("node a init=\"hello x=1\"\n",
+		     "c.cluster:1:8: init argument 'x=1' contains '=', which makes it a kernel word");
+	assert_error("node a kernel=verbose\n", "c.cluster:1:8: kernel word 'verbose' is not key=value");
+	assert_error("node a kernel=\"peerwait=9 peers=1,2\"\n",
+		     "c.cluster:1:8: kernel word 'peers=1,2' is set by dpm cluster itself");
+	assert_error("node a kernel=node=3\n",
+		     "c.cluster:1:8: kernel word 'node=3' is set by dpm cluster itself");
+	assert_error("node a kernel=peerwait=500 init=x\"\n",
+		     "c.cluster:1:34: unexpected '\"' in the value of 'init' (quote the value)");
+	assert_error("node a\nservice s port=65536\n",
+		     "c.cluster:2:11: port must be a number from 0 to 65535, not '65536'");
+	assert_error("node a\nservice s port=7000\nservice t port=7000\n",
+		     "c.cluster:3:11: port 7000 is already used by 's' at line 2");
+	assert_error("node a\nservice s start=\"\"\n", "c.cluster:2:11: start must name a command");
+	assert_error("node a\nservice controller12 port=1\n",
+		     "c.cluster:2:9: service name 'controller12' is longer than 11 characters (the "
+		     "kernel's limit)");
+}
+
+static void test_limits(void **state)
+{
+	(void)state;
+	char text[512] = "";
+	for (int i = 1; i <= 9; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "node n%d\n", i);
+	assert_error(text, "c.cluster:9:1: more than 8 nodes");
+	assert_error("node a\nservice a1\nservice a2\nservice a3\nservice a4\nservice a5\n",
+		     "c.cluster:6:1: more than 4 services");
+	char big[700];
+	memset(big, 'x', sizeof big);
+	memcpy(big, "node a init=", 12);
+	strcpy(big + 12 + 256, "\n");
+	assert_error(big, "c.cluster:1:8: value of 'init' is longer than 255 characters");
+	memset(big + 12, 'x', 600);
+	strcpy(big + 12 + 512, "\n");
+	assert_error(big, "c.cluster:1:13: value of 'init' is longer than 511 characters");
+}
+
+static void test_unreadable_file(void **state)
+{
+	(void)state;
+	struct cluster_spec s;
+	assert_int_equal(cluster_load("/nonexistent/x.cluster", &s, err, sizeof err), -1);
+	assert_string_equal(err, "/nonexistent/x.cluster: No such file or directory");
+}
+
+static void test_node_count_cuts_or_extends(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a id=2 memory=32 kernel=peerwait=500 init=hello\nnode b id=1\n"
+			       "node c id=4 memory=48 init=\"--halt hello\"\n"),
+			 0);
+	struct cluster_spec copy = spec;
+	assert_int_equal(cluster_set_node_count(&spec, 2, err, sizeof err), 0);
+	assert_int_equal(spec.nnodes, 2);
+	assert_string_equal(spec.nodes[1].name, "b");
+
+	spec = copy;
+	assert_int_equal(cluster_set_node_count(&spec, 5, err, sizeof err), 0);
+	assert_int_equal(spec.nnodes, 5);
+	assert_string_equal(spec.nodes[3].name, "n3");
+	assert_int_equal(spec.nodes[3].id, 3);
+	assert_string_equal(spec.nodes[4].name, "n5");
+	assert_int_equal(spec.nodes[4].id, 5);
+	assert_int_equal(spec.nodes[4].memory_mib, 48); /* like the last node... */
+	assert_string_equal(spec.nodes[4].init, "");    /* ...but idle */
+
+	assert_int_equal(cluster_set_node_count(&spec, 0, err, sizeof err), -1);
+	assert_string_equal(err, "the number of nodes must be from 1 to 8, not 0");
+	assert_int_equal(cluster_set_node_count(&spec, 9, err, sizeof err), -1);
+	assert_string_equal(err, "the number of nodes must be from 1 to 8, not 9");
+}
+
+static void test_extension_refuses_a_name_clash(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node n2 id=1\n"), 0);
+	assert_int_equal(cluster_set_node_count(&spec, 2, err, sizeof err), -1);
+	assert_string_equal(err, "cannot add node 'n2': the name is already used");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_file_is_four_idle_x86_nodes),
+		cmocka_unit_test(test_attributes_defaults_and_quoting),
+		cmocka_unit_test(test_explicit_id_later_in_file_is_kept),
+		cmocka_unit_test(test_statement_errors),
+		cmocka_unit_test(test_attribute_errors),
+		cmocka_unit_test(test_value_errors),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_unreadable_file),
+		cmocka_unit_test(test_node_count_cuts_or_extends),
+		cmocka_unit_test(test_extension_refuses_a_name_clash),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

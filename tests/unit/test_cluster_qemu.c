@@ -1,0 +1,134 @@
+/*
+ * tests/unit/test_cluster_qemu.c - a node's QEMU command line, argument by
+ * argument: kernel words, console chardev, LAN NIC, the host-services NIC
+ * only when there are services, QEMU's comma escaping; and the banner
+ * check `up` waits on.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cluster_qemu.h"
+
+static struct cluster_spec spec;
+static struct qemu_command cmd;
+static char err[512];
+
+static void load(const char *text)
+{
+	assert_int_equal(cluster_parse("t.cluster", text, &spec, err, sizeof err), 0);
+}
+
+/* All of cmd's arguments joined by '|' for one exact comparison. */
+static const char *joined(void)
+{
+	static char out[8192];
+	out[0] = '\0';
+	for (int i = 0; i < cmd.argc; i++)
+		snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? "|" : "", cmd.argv[i]);
+	assert_null(cmd.argv[cmd.argc]);
+	return out;
+}
+
+static void test_kernel_cmdline_words_in_order(void **state)
+{
+	(void)state;
+	load("node a id=3 kernel=peerwait=500 init=\"--halt hello world\"\nnode b id=1\n");
+	struct cluster_service sv[2] = { { .name = "meter", .port = 40001 },
+					 { .name = "ctl", .port = 7001 } };
+	struct node_launch l = { .dir = "/c", .kernel = "/k.elf", .spec = &spec };
+	char line[512];
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[0], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=3 peers=3,1 peerwait=500 --halt hello world");
+	l.services = sv;
+	l.nservices = 2;
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001");
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, 20), -1);
+}
+
+static void test_node_without_services(void **state)
+{
+	(void)state;
+	load("node n2 id=2 memory=32\n");
+	struct node_launch l = { .dir = "/run/c", .kernel = "/b/kernel.elf", .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_string_equal(joined(),
+		"qemu-system-i386|-name|n2|-m|32|-kernel|/b/kernel.elf|-append|node=2 peers=2|"
+		"-display|none|-nodefaults|-no-reboot|"
+		"-chardev|socket,id=console,path=/run/c/n2.sock,server=on,wait=off,"
+		"logfile=/run/c/n2.console|-serial|chardev:console|"
+		"-device|isa-debug-exit,iobase=0xf4,iosize=0x04|"
+		"-netdev|vde,id=lan,sock=/run/c/switch|"
+		"-device|virtio-net-pci,netdev=lan,mac=52:54:00:00:00:02");
+}
+
+static void test_node_with_services_gets_a_second_nic(void **state)
+{
+	(void)state;
+	load("node big id=8\n");
+	struct cluster_service sv[2] = { { .name = "meter", .port = 40001 },
+					 { .name = "ctl", .port = 7001 } };
+	struct node_launch l = { .dir = "/c", .kernel = "/k", .spec = &spec, .services = sv,
+				 .nservices = 2 };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	const char *all = joined();
+	assert_non_null(strstr(all, "|-append|node=8 peers=8 host=meter:40001,ctl:7001|"));
+	assert_non_null(strstr(all, "|-netdev|user,id=host,restrict=on,"
+				    "guestfwd=tcp:10.0.2.100:40001-tcp:127.0.0.1:40001,"
+				    "guestfwd=tcp:10.0.2.100:7001-tcp:127.0.0.1:7001|"
+				    "-device|virtio-net-pci,netdev=host,mac=52:54:00:00:01:08"));
+	assert_string_equal(cmd.argv[cmd.argc - 1], "virtio-net-pci,netdev=host,mac=52:54:00:00:01:08");
+}
+
+static void test_commas_in_paths_are_doubled(void **state)
+{
+	(void)state;
+	load("node a\n");
+	struct node_launch l = { .dir = "/tmp/a,b", .kernel = "/k,1", .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	const char *all = joined();
+	assert_non_null(strstr(all, "|-kernel|/k,1|")); /* a plain argument, not an option list */
+	assert_non_null(strstr(all, "path=/tmp/a,,b/a.sock,server=on,wait=off,logfile=/tmp/a,,b/a.console|"));
+	assert_non_null(strstr(all, "|vde,id=lan,sock=/tmp/a,,b/switch|"));
+}
+
+static void test_too_long_socket_path_is_refused(void **state)
+{
+	(void)state;
+	load("node a\n");
+	char dir[160];
+	memset(dir, 'x', sizeof dir);
+	dir[0] = '/';
+	dir[sizeof dir - 1] = '\0';
+	struct node_launch l = { .dir = dir, .kernel = "/k", .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), -1);
+	assert_non_null(strstr(err, "/a.sock: path too long for a UNIX socket (choose a shorter --dir)"));
+}
+
+static void test_banner_is_matched_exactly(void **state)
+{
+	(void)state;
+	assert_true(qemu_console_has_banner("x86: 63 MiB\nDPM kernel: node 3, 62956 KiB free\n", 3));
+	assert_false(qemu_console_has_banner("DPM kernel: node 3, 62956 KiB free\n", 1));
+	assert_false(qemu_console_has_banner("x86: 63 MiB RAM\nDPM kern", 1)); /* not yet */
+	assert_false(qemu_console_has_banner("DPM kernel: node 12, 1 KiB free\n", 1));
+	assert_true(qemu_console_has_banner("DPM kernel: node 12\nDPM kernel: node 1\n", 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_cmdline_words_in_order),
+		cmocka_unit_test(test_node_without_services),
+		cmocka_unit_test(test_node_with_services_gets_a_second_nic),
+		cmocka_unit_test(test_commas_in_paths_are_doubled),
+		cmocka_unit_test(test_too_long_socket_path_is_refused),
+		cmocka_unit_test(test_banner_is_matched_exactly),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
