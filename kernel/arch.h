@@ -36,4 +36,17 @@ void arch_switch_away(struct proc *p); /* give the CPU back to the scheduler */
 void arch_wait_for_interrupt(void);    /* idle until something happens */
 void arch_proc_release(struct proc *p); /* free what arch_proc_setup made */
 
+/* Devices (network: docs/network.md).  arch_devices_init finds the
+ * machine's devices and hands them to their drivers (arch/virtio). */
+void arch_devices_init(void);
+/* Run fn(arg) for every interrupt on `irq` (shared lines allowed) and
+ * unmask the line; 0, E_INVAL or E_NOSPACE. */
+int arch_irq_register(int irq, void (*fn)(void *), void *arg);
+/* Call fn(arg) on another stack (stack_top: its highest address). */
+void arch_call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
+
+/* What the kernel offers the port layer: called on every timer interrupt
+ * (100 Hz), in user mode or while idle, before any rescheduling. */
+void kernel_timer_tick(void);
+
 #endif

@@ -8,6 +8,7 @@
  * (every other word).
  */
 #include "kernel.h"
+#include "net/net.h"
 
 static char init_args[512];
 static uint32_t init_args_len;
@@ -41,6 +42,8 @@ static void parse_cmdline(const char *cmdline)
 			break;
 		if (n > 5 && !strncmp(w, "node=", 5)) {
 			node_id = parse_uint(w + 5);
+		} else if (net_cmdline_option(w, n)) {
+			/* network keys: docs/network.md */
 		} else if (init_args_len + n + 1 <= sizeof init_args) {
 			memcpy(init_args + init_args_len, w, n);
 			init_args[init_args_len + n] = '\0';
@@ -70,6 +73,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	msgpool_init(&msgpool);
 	proc_init();
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
+	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
 
 	struct proc *pm = start("pm", "pm", 3);
 	struct proc *ns = start("ns", "ns", 3);

@@ -33,8 +33,11 @@ void x86_trap(struct trapframe *tf)
 		pic_eoi(irq);
 		if (irq == 0) {
 			x86_ticks++;
+			kernel_timer_tick();
 			if (from_user)
 				kernel_tick();
+		} else {
+			x86_irq_dispatch(irq);
 		}
 		return;
 	}

@@ -1,0 +1,45 @@
+/*
+ * kernel/net/hostlink.h - TCP byte streams from the kernel to services on
+ * the host (the meter's filter, the controller), through the second
+ * network card (QEMU user networking) to 10.0.2.100:PORT, which QEMU's
+ * guestfwd turns into 127.0.0.1:PORT on the host.  Services are named in
+ * the `host=NAME:PORT,...` key (docs/network.md).
+ *
+ * Semantics follow the peer transport: a link is CONNECTING until the
+ * connection is made (bytes sent meanwhile are queued), then UP; it is
+ * DOWN for good once the connection fails, the host closes it, or it does
+ * not come up within `peerwait` ms; then `down` is called once and sends
+ * return E_NODEDOWN.  Sends are all-or-nothing into a 64 KiB buffer
+ * (E_NOMEM when full).  Open again to reconnect.  Unframed: the bytes are
+ * the service's protocol.  Same calling context rules as peer.h.
+ */
+#ifndef DPM_HOSTLINK_H
+#define DPM_HOSTLINK_H
+#include <stdint.h>
+
+#define HOSTLINK_MAX 4
+#define HOSTLINK_SNDBUF (64 * 1024)
+
+struct hostlink_callbacks {
+	/* Bytes from the host service (may be NULL: they are discarded). */
+	void (*recv)(int link, const uint8_t *data, uint32_t len, void *arg);
+	/* The link went DOWN (may be NULL). */
+	void (*down)(int link, void *arg);
+	void *arg;
+};
+
+/* Port of the service named `name` in host=, or 0. */
+uint16_t hostlink_port(const char *name);
+/* Start connecting to the named service: a link number >= 0, or
+ * E_NONAME (not in host=), E_NODEDOWN (no host-link network card),
+ * E_NOSPACE (HOSTLINK_MAX links open). */
+int hostlink_open(const char *name, const struct hostlink_callbacks *cb);
+/* 0 queued, E_NOMEM buffer full, E_NODEDOWN link down, E_INVAL no such link. */
+int hostlink_send(int link, const void *data, uint32_t len);
+/* enum peer_state values: PEER_DOWN, PEER_CONNECTING, PEER_UP. */
+int hostlink_state(int link);
+/* 1 when everything sent has been acknowledged by the host. */
+int hostlink_drained(int link);
+/* Close (what is still queued is discarded) and free the link number. */
+void hostlink_close(int link);
+#endif

@@ -1,0 +1,118 @@
+/*
+ * kernel/net/netif.c - Ethernet devices as lwIP interfaces.  A device's
+ * role comes from its MAC address (docs/network.md):
+ *   52:54:00:00:00:NN  the cluster LAN   10.77.0.N/24 (N = node id)
+ *   52:54:00:00:01:NN  the host link     10.0.2.15/24, QEMU user networking
+ * Anything else is left unconfigured.  Frames are copied between the
+ * driver's buffers and lwIP's pbufs in both directions: simple, and the
+ * frames are small.
+ */
+#include "kernel.h"
+#include "net.h"
+#include "addrplan.h"
+#include "net_lwip.h"
+#include "ethdev.h"
+#include "lwip/netif.h"
+#include "lwip/pbuf.h"
+#include "lwip/etharp.h"
+#include "netif/ethernet.h"
+
+#define NET_MAX_IFS 4
+
+struct net_if {
+	struct netif netif;
+	struct ethdev *eth;
+	enum net_role role;
+};
+
+static struct net_if ifs[NET_MAX_IFS];
+static uint32_t nifs;
+
+static err_t link_output(struct netif *netif, struct pbuf *p)
+{
+	struct net_if *nif = netif->state;
+	struct ethdev *e = nif->eth;
+	if (p->tot_len > ETH_FRAME_MAX)
+		return ERR_VAL;
+	uint8_t *buf = e->tx_buffer(e);
+	if (!buf) {
+		e->poll(e);
+		buf = e->tx_buffer(e);
+	}
+	if (!buf)
+		return ERR_MEM;   /* TCP sends it again later */
+	pbuf_copy_partial(p, buf, p->tot_len, 0);
+	e->tx_send(e, buf, p->tot_len);
+	return ERR_OK;
+}
+
+static void frame_input(struct ethdev *e, const uint8_t *frame, uint32_t len)
+{
+	struct net_if *nif = e->stack;
+	struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
+	if (!p)
+		return;   /* dropped; TCP recovers */
+	pbuf_take(p, frame, (u16_t)len);
+	if (nif->netif.input(p, &nif->netif) != ERR_OK)
+		pbuf_free(p);
+}
+
+static err_t netif_setup(struct netif *netif)
+{
+	struct net_if *nif = netif->state;
+	netif->hwaddr_len = 6;
+	memcpy(netif->hwaddr, nif->eth->mac, 6);
+	netif->mtu = 1500;
+	netif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET | NETIF_FLAG_LINK_UP;
+	netif->output = etharp_output;
+	netif->linkoutput = link_output;
+	netif->name[0] = nif->role == NET_ROLE_CLUSTER ? 'c' : 'h';
+	netif->name[1] = 'l';
+	return ERR_OK;
+}
+
+static void print_mac(const uint8_t *m)
+{
+	kprintf("%x%x:%x%x:%x%x:%x%x:%x%x:%x%x", m[0] >> 4, m[0] & 15, m[1] >> 4, m[1] & 15, m[2] >> 4,
+		m[2] & 15, m[3] >> 4, m[3] & 15, m[4] >> 4, m[4] & 15, m[5] >> 4, m[5] & 15);
+}
+
+void ethdev_register(struct ethdev *e)
+{
+	enum net_role role = net_role_of_mac(e->mac);
+	kprintf("net: %s ", e->driver_name);
+	print_mac(e->mac);
+	if (role == NET_ROLE_NONE || nifs == NET_MAX_IFS || net_find_role(role)) {
+		kprintf(": not a DPM address (or a second card of its kind); left unconfigured\n");
+		return;
+	}
+	struct net_if *nif = &ifs[nifs++];
+	nif->eth = e;
+	nif->role = role;
+	e->stack = nif;
+	e->input = frame_input;
+	ip4_addr_t ip, mask, gw;
+	net_role_address(role, node_id, &ip.addr, &mask.addr, &gw.addr);
+	netif_add(&nif->netif, &ip, &mask, &gw, nif, netif_setup, ethernet_input);
+	if (role == NET_ROLE_CLUSTER)
+		netif_set_default(&nif->netif);
+	netif_set_up(&nif->netif);
+	kprintf(" -> %s %u.%u.%u.%u/24\n", role == NET_ROLE_CLUSTER ? "cluster" : "host link",
+		ip4_addr1(&ip), ip4_addr2(&ip), ip4_addr3(&ip), ip4_addr4(&ip));
+	if (role == NET_ROLE_CLUSTER && e->mac[5] != node_id)
+		kprintf("net: warning: cluster MAC ends in %u but this is node %u\n", e->mac[5], node_id);
+}
+
+struct netif *net_find_role(enum net_role role)
+{
+	for (uint32_t i = 0; i < nifs; i++)
+		if (ifs[i].role == role)
+			return &ifs[i].netif;
+	return NULL;
+}
+
+void net_poll_devices(void)
+{
+	for (uint32_t i = 0; i < nifs; i++)
+		ifs[i].eth->poll(ifs[i].eth);
+}

@@ -1,0 +1,59 @@
+/*
+ * kernel/net/peer.h - the kernel-to-kernel transport (docs/network.md):
+ * reliable, ordered, framed messages between the kernels of the cluster,
+ * one TCP connection per pair of nodes.  This is the whole API the remote
+ * IPC layer builds on.
+ *
+ * Nodes and states.  The peers are the node ids of the `peers=` key, this
+ * node excepted.  Each is CONNECTING from boot until the first connection
+ * to it is made (frames sent meanwhile are queued), then UP, and DOWN once
+ * its connection fails, it stays silent for `peertimeout` ms (default
+ * 3000; every node sends a heartbeat each second), or it does not come up
+ * within `peerwait` ms of boot (default 20000).  Going DOWN discards what
+ * was queued for it and calls remote_node_down() exactly once.  A DOWN
+ * node that reconnects (it was restarted) becomes UP again: it is a new
+ * incarnation, none of its earlier processes exist; remote_node_down() is
+ * called again should it fail again.  A node that restarts while still
+ * UP here is seen DOWN (one remote_node_down) and then UP.
+ *
+ * Context.  peer_send() may be called from any kernel code (kernel calls,
+ * the callbacks below).  The callbacks run on the network stack from an
+ * interrupt or the timer (interrupts off, never inside other kernel code);
+ * they must not block.
+ */
+#ifndef DPM_PEER_H
+#define DPM_PEER_H
+#include <stdint.h>
+
+#define PEER_FRAME_MAX (8192 + 256) /* hdr_len + data_len of one frame      */
+#define PEER_SNDBUF (64 * 1024)     /* bytes queued per peer (4 per frame + frame) */
+
+enum peer_state {
+	PEER_DOWN = 0,       /* dead, or not a peer: peer_send gives E_NODEDOWN */
+	PEER_CONNECTING = 1, /* not yet connected since boot: frames are queued */
+	PEER_UP = 2,
+};
+
+/* Queue one frame, hdr followed by data, for `node`.  Returns
+ *   0           queued; it will be delivered in order unless the node goes down
+ *   E_NODEDOWN  the node is DOWN, is not in peers=, or is this node
+ *   E_NOMEM     the send buffer for that node is full (backpressure: the
+ *               caller retries later or gives up; nothing was queued)
+ *   E_TOOBIG    hdr_len + data_len > PEER_FRAME_MAX */
+int peer_send(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t data_len);
+/* enum peer_state of `node` (PEER_DOWN for a node that is not a peer). */
+int peer_state(uint32_t node);
+/* 1 when everything queued for `node` has been acknowledged by it. */
+int peer_drained(uint32_t node);
+/* Bytes that can still be queued for `node` (0 when it is DOWN). */
+uint32_t peer_send_space(uint32_t node);
+
+/* Implemented by the remote IPC layer (kernel/); weak defaults that only
+ * print are in kernel/net/remote_default.c.  `frame` is valid only during
+ * the call. */
+void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len);
+void remote_node_down(uint32_t node);
+
+/* Route the two callbacks elsewhere (the self-test does; NULL restores). */
+void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void (*down)(uint32_t));
+#endif

@@ -1,0 +1,13 @@
+/*
+ * kernel/timer.c - the portable half of the timer interrupt: work that
+ * must happen every tick (100 Hz) whether a process or the idle loop was
+ * interrupted.  Scheduling stays with kernel_tick(), which the port calls
+ * only for ticks that interrupt a process.
+ */
+#include "kernel.h"
+#include "net/net.h"
+
+void kernel_timer_tick(void)
+{
+	net_tick();
+}
