@@ -99,6 +99,7 @@ enum kreq {
 	KR_TIME = 2,          /* reply: uint64 node clock ns, uint64 own cpu ns */
 	KR_BRK = 3,           /* arg: new program break; reply: the break      */
 	KR_NODE = 4,          /* reply: node id, number of runnable processes  */
+	KR_METERSTATS = 5,    /* reply: traces made, batches sent, dropped, held */
 	/* LINK_KCTL only: */
 	KR_CREATE = 16,       /* prog name\0args\0...; reply: task (suspended) */
 	KR_GIVELINK = 17,     /* task, slot: passed link goes into task's slot */
@@ -106,7 +107,7 @@ enum kreq {
 	KR_STOP = 19,         /* task                                          */
 	KR_KILL = 20,         /* task                                          */
 	KR_NOTIFY = 21,       /* passed link: where the kernel reports ends    */
-	KR_SETMETER = 22,     /* task, flags (passed link = meter link)        */
+	KR_SETMETER = 22,     /* task, flags, batch (passed link = meter link) */
 	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
 	/* LINK_KPOWER only: */
 	KR_POWEROFF = 32      /* exit code                                     */

@@ -11,6 +11,7 @@
  * kservice.c.  docs/kernel-calls.md is the contract this file implements.
  */
 #include "kernel.h"
+#include "meter.h"
 
 struct msg_pool msgpool;
 struct link kernel_notify_link;
@@ -97,6 +98,8 @@ static int32_t hand_over(struct proc *p, struct kmsg *m)
 		um.from = m->from;
 		um.passed = m->has_link ? link_alloc(&p->links, &m->link, LINK_FIRST_FREE) : -1;
 		um.reply = m->has_reply ? link_alloc(&p->links, &m->reply, LINK_FIRST_FREE) : -1;
+		if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
+			meter_receive(p, m, um.passed);
 		if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
 			result = E_BADADDR;
 	}
@@ -135,6 +138,8 @@ static int32_t enqueue(struct kmsg *m, int force)
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
 	msgq_push(&to->queue, m);
+	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
+		meter_queued(to, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
 		to->state = P_RUNNABLE;
 	return 0;
@@ -151,6 +156,22 @@ static void reply_error(const struct link *reply, int32_t status)
 	m->status = status;
 	if (enqueue(m, 1) < 0)
 		msg_free(m);
+}
+
+int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter)
+{
+	int32_t err;
+	if (TASK_PID(to->task) == KERNEL_PID || TASK_NODE(to->task) != node_id)
+		return E_NODEDOWN; /* the host and remote paths come with the network */
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
+	if (!m)
+		return err;
+	m->code = to->code;
+	m->is_meter = is_meter;
+	err = enqueue(m, !is_meter);
+	if (err < 0)
+		msg_free(m);
+	return err;
 }
 
 void ipc_release_process(struct proc *p)
@@ -172,21 +193,10 @@ void ipc_release_process(struct proc *p)
 
 void ipc_notify_exit(const struct kr_exit_notice *notice)
 {
-	static const char *const why[] = { "normal", "killed", "memory fault", "illegal instruction",
-					   "divide error", "stack overflow", "fault", "node down" };
-	int32_t err;
-	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task) {
+	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task ||
+	    ipc_kernel_send(&kernel_notify_link, notice, sizeof *notice, 0) < 0)
 		kprintf("[node %u] process %u ended: %s, status %d\n", node_id, TASK_PID(notice->task),
-			notice->reason < 8 ? why[notice->reason] : "?", notice->status);
-		return;
-	}
-	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), kernel_notify_link.task,
-				 notice, sizeof *notice, &err);
-	if (!m)
-		return;
-	m->code = kernel_notify_link.code;
-	if (enqueue(m, 1) < 0)
-		msg_free(m);
+			exit_reason_str(notice->reason), notice->status);
 }
 
 /* ---- the kernel calls ---- */
@@ -206,7 +216,10 @@ int32_t sys_createlink(struct proc *p, uint32_t uargs)
 		.task = p->task, .code = a.code, .rights = a.rights,
 		.data = a.data, .data_len = a.data_len,
 	};
-	return link_alloc(&p->links, &l, LINK_FIRST_FREE);
+	int32_t index = link_alloc(&p->links, &l, LINK_FIRST_FREE);
+	if (index >= 0 && METERED(p, TRACE_CREATELINK))
+		meter_link(p, TRACE_CREATELINK, index, &l);
+	return index;
 }
 
 int32_t sys_destroylink(struct proc *p, int32_t link)
@@ -216,6 +229,8 @@ int32_t sys_destroylink(struct proc *p, int32_t link)
 		return E_BADLINK;
 	if (l->rights & LINK_REPLY)
 		reply_error(l, E_DEAD);
+	if (METERED(p, TRACE_DESTROYLINK))
+		meter_link(p, TRACE_DESTROYLINK, link, l);
 	return link_free(&p->links, link);
 }
 
@@ -289,6 +304,8 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 		m->has_link = 1;
 		m->link = *pl;
 	}
+	if (METERED(p, TRACE_SEND))
+		meter_send(p, link, m, passlink);
 	r = enqueue(m, 0);
 	if (r < 0)
 		msg_free(m);
@@ -316,6 +333,8 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 		return r;
 	p->recv_uaddr = umsg;
 	p->wait_reply = 0;
+	if (METERED(p, TRACE_RECEIVECALL))
+		meter_receivecall(p, blocking);
 	if (take_waiting(p, &r))
 		return r;
 	if (!blocking)
@@ -350,6 +369,8 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		m->has_link = 1;
 		m->link = *pl;
 	}
+	if (METERED(p, TRACE_SEND))
+		meter_send(p, link, m, passlink);
 	r = enqueue(m, 0);
 	if (r < 0) {
 		msg_free(m);
@@ -361,6 +382,8 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		link_free(&p->links, link);
 	p->recv_uaddr = umsg;
 	p->wait_reply = reply_id;
+	if (METERED(p, TRACE_RECEIVECALL))
+		meter_receivecall(p, 1);
 	p->state = P_RECEIVING;
 	proc_block();
 	p->wait_reply = 0;
@@ -403,5 +426,7 @@ int32_t sys_movedata(struct proc *p, uint32_t uargs)
 	if (!src || !dst)
 		return (TASK_NODE(fl->task) != node_id || TASK_NODE(tl->task) != node_id) ? E_NODEDOWN : E_DEAD;
 	int32_t r = copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len);
+	if (METERED(p, TRACE_MOVEDATA))
+		meter_movedata(p, fl, tl, a.from_link, a.to_link, a.len, r);
 	return r < 0 ? r : (int32_t)a.len;
 }

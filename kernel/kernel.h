@@ -48,6 +48,7 @@ struct kmsg {
 	uint32_t len;
 	uint32_t reply_id;   /* != 0: sent over a reply link for that CALL    */
 	int32_t status;      /* a reply carrying an error (E_DEAD) instead of data */
+	int is_meter;        /* a batch of traces: never itself traced         */
 	int has_link;
 	struct link link;    /* the passed link, if has_link                  */
 	int has_reply;
@@ -107,9 +108,9 @@ struct proc {
 	/* accounting */
 	uint64_t cpu_ns;
 	uint64_t run_start;
-	/* metering (meter/) */
+	/* metering (meter/): one bit per trace type, and the destination index */
 	uint32_t meter_flags;
-	struct link meter_link;
+	int meter_dest;
 	struct arch_proc arch;
 	struct proc *next_run;
 };
@@ -127,8 +128,10 @@ void proc_yield(void);
 void proc_block(void);          /* current waits (state set by caller) */
 uint64_t proc_cpu_ns(const struct proc *p);
 uint32_t proc_runnable_count(void);
+const char *exit_reason_str(uint32_t reason);
 void scheduler(void) __attribute__((noreturn));
 void kernel_tick(void);
+void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */
 
 /* ---- user memory (uaccess.c) ---- */
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
@@ -144,6 +147,9 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking);
 int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
 int32_t sys_movedata(struct proc *p, uint32_t args);
 void ipc_release_process(struct proc *p);
+/* A message from this node's kernel over link `to` (a meter batch, a
+ * notice): 0 when queued, else the error of the attempt. */
+int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
 void ipc_notify_exit(const struct kr_exit_notice *notice);
 extern struct link kernel_notify_link;
 

@@ -7,6 +7,7 @@
  * (enum kreq); the reply is written into `reply`.
  */
 #include "kernel.h"
+#include "meter.h"
 
 #define BRK_LIMIT (64u << 20) /* heap may grow to 64 MiB */
 
@@ -68,6 +69,11 @@ static int32_t create(struct proc *p, const uint8_t *req, uint32_t len, uint8_t 
 	struct proc *c = proc_create(args, args, len - 8, parent ? parent : p->task, &err);
 	if (!c)
 		return err;
+	/* a metered creator's children are metered like it (thesis §4.3.2) */
+	struct proc *creator = proc_by_task(c->parent);
+	meter_inherit(c, creator);
+	if (creator && METERED(creator, TRACE_CREATEPROCESS))
+		meter_process(creator, TRACE_CREATEPROCESS, creator->task, c->task, 0, 0);
 	memcpy(reply, &c->task, 4);
 	*reply_len = 4;
 	return 0;
@@ -99,10 +105,14 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 		if (!(t = ctl_target(req, len, &err)))
 			return err;
 		t->stopped = 0;
+		if (METERED(t, TRACE_STARTPROCESS))
+			meter_process(t, TRACE_STARTPROCESS, p->task, t->task, 0, 0);
 		return 0;
 	case KR_STOP:
 		if (!(t = ctl_target(req, len, &err)))
 			return err;
+		if (METERED(t, TRACE_STOPPROCESS))
+			meter_process(t, TRACE_STOPPROCESS, p->task, t->task, 0, 0);
 		t->stopped = 1;
 		if (t == current)
 			proc_yield();
@@ -118,12 +128,10 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 		kernel_notify_link = *passed;
 		return 0;
 	case KR_SETMETER:
-		if ((err = need(len, 12)) || !(t = ctl_target(req, len, &err)))
+		/* task, flags, batch size (0: default); passed link: the meter link */
+		if ((err = need(len, 16)) || !(t = ctl_target(req, len, &err)))
 			return err;
-		t->meter_flags = word(req, 2);
-		if (passed)
-			t->meter_link = *passed;
-		return 0;
+		return meter_set(t, word(req, 2), passed, word(req, 3));
 	case KR_PROCINFO: {
 		if (!(t = ctl_target(req, len, &err)))
 			return err;
@@ -167,6 +175,13 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 			*reply_len = 4;
 		}
 		return r;
+	}
+	case KR_METERSTATS: {
+		struct meter_stats s;
+		meter_get_stats(&s);
+		memcpy(reply, &s, sizeof s);
+		*reply_len = sizeof s;
+		return 0;
 	}
 	case KR_NODE: {
 		uint32_t info[2] = { node_id, proc_runnable_count() };

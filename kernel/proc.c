@@ -10,6 +10,7 @@
  * included), never idle time or other processes.
  */
 #include "kernel.h"
+#include "meter.h"
 
 #define PAGE 4096u
 
@@ -130,6 +131,7 @@ struct proc *proc_create(const char *prog, const char *args, size_t args_len, ui
 		*err = r;
 		return NULL;
 	}
+	p->meter_dest = -1;
 	p->stopped = 1;
 	p->state = P_RUNNABLE;
 	return p;
@@ -155,7 +157,7 @@ uint32_t proc_runnable_count(void)
 	return n;
 }
 
-static const char *reason_name(uint32_t reason)
+const char *exit_reason_str(uint32_t reason)
 {
 	static const char *const names[] = {
 		"normal", "killed", "memory fault", "illegal instruction",
@@ -172,7 +174,10 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 		return;
 	if (reason >= EXIT_FAULT_MEMORY && reason <= EXIT_FAULT_OTHER)
 		kprintf("[node %u] process %u (%s) ended: %s at pc 0x%x addr 0x%x\n",
-			node_id, p->pid, p->name, reason_name(reason), fault_pc, fault_addr);
+			node_id, p->pid, p->name, exit_reason_str(reason), fault_pc, fault_addr);
+	if (METERED(p, TRACE_TERMPROCESS))
+		meter_process(p, TRACE_TERMPROCESS, p->parent, p->task, reason, status);
+	meter_flush_proc(p);
 	p->state = P_ZOMBIE;
 	ipc_release_process(p);
 	proc_free_memory(p);

@@ -1,13 +1,16 @@
 /*
  * kernel/timer.c - the portable half of the timer interrupt: work that
  * must happen every tick (100 Hz) whether a process or the idle loop was
- * interrupted.  Scheduling stays with kernel_tick(), which the port calls
- * only for ticks that interrupt a process.
+ * interrupted: the network's timers and the meter's batch flushing.
+ * Scheduling stays with kernel_tick(), which the port calls only for ticks
+ * that interrupt a process.
  */
 #include "kernel.h"
+#include "meter.h"
 #include "net/net.h"
 
 void kernel_timer_tick(void)
 {
 	net_tick();
+	meter_tick();
 }

@@ -149,6 +149,8 @@ struct trace_dropped {
  *   struct meter_batch_header, then `count` records back to back, each
  *   starting with its trace_header (whose `size` gives its length).
  */
+#define METER_BATCH_DEFAULT 32 /* traces per batch unless set */
+#define METER_BATCH_MAX 48      /* 48 records of at most 80 bytes fit a message */
 #define METER_BATCH_MAGIC 0x424d5044u /* "DPMB" little-endian */
 #define METER_BATCH_VERSION 1u
 

@@ -18,7 +18,7 @@ X86_UCFLAGS := $(X86_COMMON) -nostdinc -isystem $(NEWLIB_I386)/include -isystem 
 	-U__linux__ -U__linux -Ulinux -U__gnu_linux__ -U__unix__ -U__unix -Uunix \
 	-Ikernel -Iservers/lib -Iarch/x86/user -Imeter
 
-X86_KERNEL_SRCS := $(wildcard kernel/*.c arch/x86/*.c arch/x86/*.S)
+X86_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/x86/*.c arch/x86/*.S)
 # The network: kernel/net (lwIP port, peer transport) and arch/virtio.
 X86_KERNEL_SRCS += $(wildcard kernel/net/*.c arch/virtio/*.c)
 X86_KERNEL_OBJS := $(patsubst %,$(X86)/k/%.o,$(X86_KERNEL_SRCS))

@@ -17,7 +17,8 @@ enum pm_op {
 	PM_STOP = 3,
 	PM_KILL = 4,
 	PM_GIVELINK = 5, /* passed link goes into `slot` of `task` (-1: first free) */
-	PM_SETMETER = 6  /* flags; passed link: meter link */
+	PM_SETMETER = 6  /* flags, batch; passed link: the meter link (optional
+	                    when the process already has one) */
 };
 
 #define PM_ARGS_MAX 1024
@@ -27,6 +28,7 @@ struct pm_request {
 	uint32_t task;
 	int32_t slot;
 	uint32_t flags;
+	uint32_t batch;   /* PM_SETMETER: traces per batch, 0 = default */
 	uint32_t args_len;
 	char args[PM_ARGS_MAX];
 };
@@ -46,6 +48,9 @@ int pm_start(uint32_t task);
 int pm_stop(uint32_t task);
 int pm_kill(uint32_t task);
 int pm_givelink(uint32_t task, int slot, int link);
+/* Meter `task`: trace the events in `flags` (METER_FLAG(type) bits) in
+ * batches of `batch` (0: default) over meter_link (-1: keep its link). */
+int pm_setmeter(uint32_t task, uint32_t flags, int meter_link, uint32_t batch);
 /* Create and start; returns as pm_create. */
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task);
 /* Wait on notify_link's code for the notice about `task`; 0 and *notice. */

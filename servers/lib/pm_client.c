@@ -53,6 +53,13 @@ int pm_givelink(uint32_t task, int slot, int link)
 	return r < 0 ? r : rep.slot;
 }
 
+int pm_setmeter(uint32_t task, uint32_t flags, int meter_link, uint32_t batch)
+{
+	struct pm_request req = { .op = PM_SETMETER, .task = task, .flags = flags, .batch = batch };
+	struct pm_reply rep;
+	return pm_request(&req, meter_link, &rep);
+}
+
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task)
 {
 	int r = pm_create(argv, notify_link, task);

@@ -89,6 +89,10 @@ static int control(uint32_t from, const struct pm_request *req, int passed, stru
 		return E_DEAD;
 	if (c->creator != from)
 		return E_RIGHTS;
+	if (req->op == PM_SETMETER) {
+		uint32_t w[4] = { KR_SETMETER, req->task, req->flags, req->batch };
+		return kernel_request(w, 4, NULL, 0, passed, NULL, 0);
+	}
 	if (req->op == PM_GIVELINK) {
 		if (passed < 0)
 			return E_BADREQ;
@@ -125,7 +129,7 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 	} else if (req->op == PM_CREATE) {
 		rep.status = create(m->from, req, (uint32_t)len, m->passed, &rep);
 		keep_passed = rep.status == 0;
-	} else if (req->op >= PM_START && req->op <= PM_GIVELINK) {
+	} else if (req->op >= PM_START && req->op <= PM_SETMETER) {
 		rep.status = control(m->from, req, m->passed, &rep);
 	} else {
 		rep.status = E_BADREQ;

@@ -112,6 +112,51 @@ int main(int argc, char **argv)
 					;
 		}
 	}
+	if (!strcmp(mode, "ping")) { /* send arg messages over link 5 */
+		for (uint32_t i = 0; i < arg; i++) {
+			int r;
+			while ((r = sendmessage(5, &i, sizeof i, -1)) == E_QUEUEFULL)
+				for (volatile int k = 0; k < 10000; k++)
+					;
+			if (r < 0)
+				return 1;
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "pong")) { /* receive arg messages, in order */
+		for (uint32_t i = 0; i < arg; i++) {
+			uint32_t v;
+			struct message m = message_into(&v, sizeof v);
+			if (receivemessage(&m) != 4 || v != i)
+				return 1;
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "phased")) { /* arg self round trips, report, wait, again */
+		int me = createlink(1, NULL, 0, 0);
+		for (int phase = 0; phase < 2; phase++) {
+			for (uint32_t i = 0; i < arg; i++) {
+				struct message m = message_into(&hello, sizeof hello);
+				if (sendmessage(me, &i, sizeof i, -1) < 0 || receivemessage(&m) != 4)
+					return 1;
+			}
+			if (phase == 0) {
+				struct message m = message_into(&hello, sizeof hello);
+				if (sendmessage(PARENT, &hello, sizeof hello, -1) < 0 || receivemessage(&m) < 0)
+					return 2;
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "spawner")) { /* create a child of our own, wait for it */
+		const char *args[] = { "t_child", "exit", "3", NULL };
+		int notify = createlink(9, NULL, 0, 0);
+		uint32_t child;
+		struct kr_exit_notice n;
+		if (pm_spawn(args, notify, &child) < 0 || pm_wait(child, &n) < 0)
+			return 1;
+		return n.status == 3 ? 0 : 2;
+	}
 	if (!strcmp(mode, "spin")) {
 		for (volatile uint32_t i = 0; i < arg; i++)
 			;

@@ -1,0 +1,52 @@
+/*
+ * meter/meter.h - the kernel's meter: the probes' entry points, and the
+ * per-process switch that keeps an unmetered process's cost to one test.
+ *
+ * A probe site reads:   if (METERED(p, TRACE_SEND)) meter_send(...);
+ * so a process whose flags are clear pays one AND and a branch, nothing more
+ * (thesis §4.1: the in-kernel test must be fast and simple).  Traces are
+ * batched per meter destination (the process's meter link) and sent as one
+ * message over that link: to a filter process, to the host filter through
+ * the kernel's host link, or to a remote node (meter_deliver in meter.c).
+ */
+#ifndef DPM_METER_H
+#define DPM_METER_H
+#include "kernel.h"
+#include "trace.h"
+
+#ifdef DPM_NO_METER
+#define METERED(p, type) 0
+#else
+#define METERED(p, type) ((p)->meter_flags & METER_FLAG(type))
+#endif
+
+#define METER_FLUSH_NS 100000000ull /* a partial batch waits at most 100 ms */
+
+void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink);
+void meter_queued(struct proc *to, const struct kmsg *m);
+void meter_receivecall(struct proc *p, int blocking);
+void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed);
+void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l);
+void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
+		    uint32_t from_link, uint32_t to_link, uint32_t len, int32_t status);
+void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
+		   uint32_t reason, int32_t status);
+
+/* Set p's flags and meter link (NULL: keep the link); batch 0: default. */
+int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link, uint32_t batch);
+/* A new process of a metered creator inherits its flags and meter link. */
+void meter_inherit(struct proc *child, const struct proc *parent);
+/* Send whatever p's destination holds (a process ends). */
+void meter_flush_proc(struct proc *p);
+/* Called on every clock tick: sends batches older than METER_FLUSH_NS. */
+void meter_tick(void);
+
+/* Counters, for tests and the benchmark (KR_METERSTATS). */
+struct meter_stats {
+	uint32_t traces;    /* traces made */
+	uint32_t batches;   /* batch messages sent */
+	uint32_t dropped;   /* traces dropped because the path was backed up */
+	uint32_t held;      /* traces waiting in batches now */
+};
+void meter_get_stats(struct meter_stats *s);
+#endif
