@@ -169,13 +169,16 @@ static int parse_count(const char *s, int lo, int hi, const char *what, int *out
 	return 0;
 }
 
-static const char up_usage[] =
+static const char up_synopsis[] =
 	"usage: dpm cluster up [-f FILE] [-n N] [--dir DIR] [--kernel FILE] [--timeout S]\n"
-	"                      [--no-services]\n"
-	"       dpm cluster run [the options of up] -- COMMAND [ARGS...]\n\n"
-	"up boots the nodes of a cluster file in the background and returns once\n"
-	"every node printed its boot banner; run also runs COMMAND with\n"
-	"DPM_CLUSTER_DIR set, then stops the cluster and exits with COMMAND's status.\n\n"
+	"                      [--no-services]\n\n"
+	"Boot the nodes of a cluster file in the background; return once every node\n"
+	"printed its boot banner.\n\n";
+static const char run_synopsis[] =
+	"usage: dpm cluster run [the options of up] -- COMMAND [ARGS...]\n\n"
+	"Boot a cluster as up does, run COMMAND with DPM_CLUSTER_DIR set, then stop\n"
+	"the cluster whatever happens (signals included); exit with COMMAND's status.\n\n";
+static const char up_options_help[] =
 	"  -f, --file FILE     the cluster file (default: qemu/default.cluster, built in)\n"
 	"  -n, --nodes N       boot N nodes (1-8): the first N of the file, or more like its last\n"
 	"      --dir DIR       state directory (default $DPM_CLUSTER_DIR, else build/cluster)\n"
@@ -183,7 +186,13 @@ static const char up_usage[] =
 	"      --timeout S     seconds for each banner and each service to listen (default 30)\n"
 	"      --no-services   ignore the file's host services: no second NIC, nothing started\n\n"
 	"Exit status: 0 up, 1 failed or refused (a cluster already runs in DIR),\n"
-	"2 bad usage or cluster file, 128+N interrupted by signal N.\n";
+	"2 bad usage or cluster file, 128+N interrupted by signal N (run: COMMAND's).\n";
+
+static void usage(FILE *out, const char *command)
+{
+	fputs(strcmp(command, "run") ? up_synopsis : run_synopsis, out);
+	fputs(up_options_help, out);
+}
 
 /* Options of up and run into *o.  Returns -1 to go on, else an exit
  * status; *first is the index of the first non-option argument. */
@@ -208,8 +217,8 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 		case 'k': kernel = optarg; break;
 		case 't': if (parse_count(optarg, 1, 3600, "--timeout", &o->timeout_s)) return 2; break;
 		case 's': o->no_services = 1; break;
-		case 'h': fputs(up_usage, stdout); return 0;
-		default: fputs(up_usage, stderr); return 2;
+		case 'h': usage(stdout, argv[0]); return 0;
+		default: usage(stderr, argv[0]); return 2;
 		}
 	}
 	*first = optind;

@@ -1,0 +1,94 @@
+# tests/cluster/cluster_lib.sh - helpers sourced by every cluster_test_*.sh:
+# TAP-like result lines, bounded waits, reading the state file, and a trap
+# that stops every cluster a test started even when the test fails.
+#
+# The suite runner (cluster_suite.sh) exports DPM (the dpm binary),
+# DPM_KERNEL (the kernel image) and TEST_DIR (a scratch directory for this
+# script).  Each test script prints "ok N - what" / "not ok N - what".
+set -u
+: "${DPM:?}" "${DPM_KERNEL:?}" "${TEST_DIR:?}"
+export DPM_KERNEL
+unset DPM_CLUSTER_DIR
+T_NUMBER=0
+T_DIRS=()
+
+# Result lines go to fd 3 (the script's stdout), so redirecting a checked
+# command's output never swallows them.
+exec 3>&1
+ok()     { T_NUMBER=$((T_NUMBER + 1)); echo "ok $T_NUMBER - $*" >&3; }
+not_ok() { T_NUMBER=$((T_NUMBER + 1)); echo "not ok $T_NUMBER - $*" >&3; }
+
+# check WHAT COMMAND...: one result line from COMMAND's exit status.
+check() {
+	local what=$1; shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# expect_status WANT WHAT COMMAND...: COMMAND must exit with WANT.
+expect_status() {
+	local want=$1 what=$2; shift 2
+	"$@"; local got=$?
+	if [ "$got" -eq "$want" ]; then ok "$what"; else not_ok "$what (exit $got, wanted $want)"; fi
+}
+
+# wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it succeeds.
+wait_until() {
+	local deadline=$((SECONDS + $1)); shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
+# A fresh state directory for one cluster, stopped by the trap at exit.
+new_cluster_dir() {
+	local d="$TEST_DIR/$1"
+	rm -rf "$d" && mkdir -p "$d"
+	T_DIRS+=("$d")
+	echo "$d"
+}
+
+# Pids recorded in DIR/state (the supervisor's and every process it started).
+state_pids() {
+	awk '$1 == "node" { print $5 } $1 == "switch" { print $3 } $1 == "service" && $4 > 0 { print $4 }
+	     $1 == "supervisor" { print $2 }' "$1/state" 2>/dev/null
+}
+
+# status_field DIR NAME COLUMN: a column of `status --porcelain` for NAME.
+status_field() {
+	"$DPM" cluster status --dir "$1" --porcelain 2>/dev/null | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
+}
+
+# Whether any of the pids still runs (zombies count as gone).
+any_alive() {
+	local p
+	for p in "$@"; do
+		case $(ps -o stat= -p "$p" 2>/dev/null) in
+		'' | Z*) ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# Nothing of the cluster in DIR runs, and no socket or state is left.
+cluster_gone() {
+	local d=$1; shift
+	! any_alive "$@" && ! pgrep -f -- "$d/" >/dev/null &&
+		[ -z "$(find "$d" -type s)" ] && [ ! -e "$d/state" ] && [ ! -e "$d/secret" ] &&
+		[ ! -e "$d/switch" ]
+}
+
+# At exit: down every cluster the script made, then SIGKILL by pid whatever
+# down could not stop (only pids the cluster's own state recorded).
+cleanup_clusters() {
+	local d p pids
+	for d in "${T_DIRS[@]}"; do
+		pids=$(state_pids "$d")
+		"$DPM" cluster down --dir "$d" >/dev/null 2>&1
+		for p in $pids; do
+			any_alive "$p" && kill -KILL "$p" 2>/dev/null
+		done
+	done
+}
+trap cleanup_clusters EXIT

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tests/cluster/cluster_test_services.sh - host services: a service with
+# port=0 and a start command gets a free 127.0.0.1 port, runs before the
+# nodes, is recorded in the state, reached by every node's guestfwd and
+# stopped by down; a service nobody started is a clear error (or skipped
+# with --no-services).
+. "$(dirname "$0")/cluster_lib.sh"
+
+d=$(new_cluster_dir svc)
+cat >"$TEST_DIR/svc.cluster" <<CLUSTER
+node a
+node b
+service meter port=0 start="$DPM filter --port {port} -o {dir}/meter.log"
+CLUSTER
+out=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/svc.cluster"); rc=$?
+check "services: up with a started service (exit $rc)" [ "$rc" -eq 0 ]
+port=$(awk '$1 == "service" && $2 == "meter" { print $3 }' "$d/state")
+check "services: the state records a real port ($port)" [ "${port:-0}" -gt 0 ]
+check "services: up prints it" grep -qx "service meter on 127.0.0.1:$port" <<<"$out"
+check "services: status shows it running on that port" \
+	[ "$(status_field "$d" meter 6)" = running ] && [ "$(status_field "$d" meter 8)" = "$port" ]
+filter=$(status_field "$d" meter 5)
+node=$(status_field "$d" a 5)
+cmdline=$(tr '\0' ' ' <"/proc/$node/cmdline")
+check "services: the node's kernel gets host=meter:$port" grep -q -- "-append node=1 peers=1,2 host=meter:$port " <<<"$cmdline"
+check "services: ...and a second NIC forwarding 10.0.2.100:$port to 127.0.0.1:$port" \
+	grep -q -- "guestfwd=tcp:10.0.2.100:$port-tcp:127.0.0.1:$port -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
+pids=$(state_pids "$d")
+"$DPM" cluster down --dir "$d" >/dev/null
+check "services: down stops the service too" cluster_gone "$d" $pids "$filter"
+check "services: the service had one connection per node (QEMU's guestfwd)" \
+	grep -q "summary connections=2 " "$d/meter.service.log"
+
+# --- a service nobody started
+d=$(new_cluster_dir external)
+free=1 # tcpmux: nothing listens there
+printf 'node a\nservice ctl port=%s\n' "$free" >"$TEST_DIR/ext.cluster"
+msg=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/ext.cluster" 2>&1); rc=$?
+check "external: up fails with exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "external: ...saying the service is not listening" \
+	grep -q "service 'ctl' is not listening on 127.0.0.1:$free; start it before 'dpm cluster up'" <<<"$msg"
+check "external: ...and leaves nothing" cluster_gone "$d"
+expect_status 0 "external: --no-services boots without it" \
+	"$DPM" cluster up --dir "$d" -f "$TEST_DIR/ext.cluster" --no-services >/dev/null
+node=$(status_field "$d" a 5)
+check "external: ...with one NIC and no host= word" \
+	bash -c "! tr '\0' ' ' </proc/$node/cmdline | grep -q -e 'netdev=host' -e 'host='"
+"$DPM" cluster down --dir "$d" >/dev/null
+
+printf 'node a\nservice ctl\n' >"$TEST_DIR/port0.cluster"
+msg=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/port0.cluster" 2>&1); rc=$?
+check "port0: a port=0 service without start= is bad input, exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "port0: ...saying why" grep -q "service 'ctl' (line 2) has port=0 but no start= command" <<<"$msg"
