@@ -238,6 +238,10 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 		if (parse_range(value, CLUSTER_MIN_MEMORY, CLUSTER_MAX_MEMORY, &n->memory_mib))
 			return fail_at(c, at, "memory must be a number of MiB from %d to %d, not '%s'",
 				       CLUSTER_MIN_MEMORY, CLUSTER_MAX_MEMORY, value);
+	} else if (!strcmp(key, "boot")) {
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return fail_at(c, at, "boot must be yes or no, not '%s'", value);
+		n->remote = !strcmp(value, "no");
 	} else if ((!strcmp(key, "init") || !strcmp(key, "kernel")) && strlen(value) >= sizeof n->init) {
 		return fail_at(c, at, "value of '%s' is longer than %zu characters", key, sizeof n->init - 1);
 	} else if (!strcmp(key, "init")) {
@@ -249,7 +253,7 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 			return -1;
 		strcpy(n->kernel, value);
 	} else {
-		return fail_at(c, at, "unknown node attribute '%s'; expected id, arch, memory, init or kernel",
+		return fail_at(c, at, "unknown node attribute '%s'; expected id, arch, memory, init, kernel or boot",
 			       key);
 	}
 	return 0;
@@ -383,8 +387,12 @@ int cluster_parse(const char *file, const char *text, struct cluster_spec *spec,
 			c.line++;
 		}
 	}
-	if (spec->nnodes == 0) {
-		snprintf(err, errlen, "%s:%d:1: the cluster has no nodes", file, c.line);
+	int local = 0;
+	for (int i = 0; i < spec->nnodes; i++)
+		local += !spec->nodes[i].remote;
+	if (local == 0) {
+		snprintf(err, errlen, "%s:%d:1: the cluster has no nodes%s", file, c.line,
+			 spec->nnodes ? " to boot on this host" : "");
 		return -1;
 	}
 	assign_ids(spec);
@@ -431,6 +439,7 @@ int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t e
 		add.id = lowest_free_id(spec);
 		add.init[0] = '\0';
 		add.line = 0;
+		add.remote = 0;
 		snprintf(add.name, sizeof add.name, "n%d", add.id);
 		if (line_of_name(spec, add.name)) {
 			snprintf(err, errlen, "cannot add node '%s': the name is already used", add.name);

@@ -30,6 +30,7 @@ struct cluster_node {
 	int memory_mib;
 	char init[CLUSTER_WORDS_MAX];    /* init's arguments, words separated by spaces */
 	char kernel[CLUSTER_WORDS_MAX];  /* extra kernel key=value words */
+	int remote;                      /* boot=no: booted on another host, only in peers= */
 	int line;                        /* where it was defined (0: added by --nodes) */
 };
 

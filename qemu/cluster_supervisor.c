@@ -261,6 +261,8 @@ static void init_state(struct supervisor *s)
 	}
 	for (int i = 0; i < s->o->spec.nnodes; i++) {
 		const struct cluster_node *n = &s->o->spec.nodes[i];
+		if (n->remote)
+			continue;
 		struct member *m = add_member(s, MEMBER_NODE, n->name, cluster_arch_name(n->arch));
 		m->id = n->id;
 	}
@@ -493,12 +495,14 @@ static int boot_nodes(struct supervisor *s)
 {
 	const struct cluster_spec *spec = &s->o->spec;
 	for (int i = 0; i < spec->nnodes; i++) {
-		int r = start_node(s, &spec->nodes[i]);
+		int r = spec->nodes[i].remote ? 0 : start_node(s, &spec->nodes[i]);
 		if (r)
 			return r;
 	}
 	for (int i = 0; i < spec->nnodes; i++) {
 		const struct cluster_node *n = &spec->nodes[i];
+		if (n->remote)
+			continue;
 		struct member *m = find_member(s, MEMBER_NODE, n->name);
 		char what[64], name[64], path[PATH_MAX + 64];
 		snprintf(what, sizeof what, "boot banner \"DPM kernel: node %d\"", n->id);
@@ -572,10 +576,16 @@ static void report(struct supervisor *s, int status)
 static void print_ready(const struct supervisor *s)
 {
 	const struct cluster_spec *spec = &s->o->spec;
-	printf("cluster up: %d node%s (", spec->nnodes, spec->nnodes == 1 ? "" : "s");
+	int local = 0;
 	for (int i = 0; i < spec->nnodes; i++)
-		printf("%s%s", i ? " " : "", spec->nodes[i].name);
+		local += !spec->nodes[i].remote;
+	printf("cluster up: %d node%s (", local, local == 1 ? "" : "s");
+	for (int i = 0, shown = 0; i < spec->nnodes; i++)
+		if (!spec->nodes[i].remote)
+			printf("%s%s", shown++ ? " " : "", spec->nodes[i].name);
 	printf(") in %s\n", s->o->dir);
+	if (local < spec->nnodes)
+		printf("nodes booted elsewhere (boot=no) are peers of these\n");
 	for (int i = 0; i < s->nservices; i++)
 		printf("service %s on 127.0.0.1:%d\n", s->services[i].name, s->services[i].port);
 	fflush(stdout);

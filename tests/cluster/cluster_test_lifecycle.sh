@@ -39,3 +39,13 @@ for n in 1 2 4; do
 	check "$n nodes: a second down says nothing runs, exit 0" \
 		[ "$rc" -eq 0 ] && [ "$out" = "no cluster running in $d; nothing to stop" ]
 done
+
+# A node booted on another host (boot=no) is a peer but not started here.
+d=$(new_cluster_dir elsewhere)
+printf 'node a\nnode far id=2 boot=no\n' >"$TEST_DIR/elsewhere.cluster"
+out=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/elsewhere.cluster"); rc=$?
+check "elsewhere: up boots only the local node (exit $rc)" [ "$rc" -eq 0 ] && grep -q "^cluster up: 1 node (a) in $d" <<<"$out"
+check "elsewhere: status lists no node 'far'" [ -z "$(status_field "$d" far 2)" ]
+check "elsewhere: the local node's peers include the remote one" \
+	grep -q -- "-append node=1 peers=1,2 " <(tr '\0' ' ' <"/proc/$(status_field "$d" a 5)/cmdline")
+"$DPM" cluster down --dir "$d" >/dev/null

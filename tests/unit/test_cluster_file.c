@@ -76,6 +76,16 @@ static void test_attributes_defaults_and_quoting(void **state)
 	assert_string_equal(spec.services[1].start, "");
 }
 
+static void test_nodes_booted_elsewhere(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a\nnode b boot=no\nnode c boot=yes\n"), 0);
+	assert_int_equal(spec.nnodes, 3);
+	assert_false(spec.nodes[0].remote);
+	assert_true(spec.nodes[1].remote);
+	assert_false(spec.nodes[2].remote);
+}
+
 static void test_explicit_id_later_in_file_is_kept(void **state)
 {
 	(void)state;
@@ -105,7 +115,9 @@ static void test_attribute_errors(void **state)
 {
 	(void)state;
 	assert_error("node a ram=4\n", "c.cluster:1:8: unknown node attribute 'ram'; expected id, arch, "
-				       "memory, init or kernel");
+				       "memory, init, kernel or boot");
+	assert_error("node a boot=maybe\n", "c.cluster:1:8: boot must be yes or no, not 'maybe'");
+	assert_error("node a boot=no\n", "c.cluster:2:1: the cluster has no nodes to boot on this host");
 	assert_error("service s host=4\n",
 		     "c.cluster:1:11: unknown service attribute 'host'; expected port or start");
 	assert_error("node a id\n", "c.cluster:1:10: expected '=' after 'id'");
@@ -217,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_default_file_is_four_idle_x86_nodes),
 		cmocka_unit_test(test_attributes_defaults_and_quoting),
 		cmocka_unit_test(test_explicit_id_later_in_file_is_kept),
+		cmocka_unit_test(test_nodes_booted_elsewhere),
 		cmocka_unit_test(test_statement_errors),
 		cmocka_unit_test(test_attribute_errors),
 		cmocka_unit_test(test_value_errors),

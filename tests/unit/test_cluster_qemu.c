@@ -49,6 +49,12 @@ static void test_kernel_cmdline_words_in_order(void **state)
 	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
 	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001");
 	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, 20), -1);
+
+	load("node a id=1\nnode far id=2 boot=no\n"); /* on another host, still a peer */
+	l.services = NULL;
+	l.nservices = 0;
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[0], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=1 peers=1,2");
 }
 
 static void test_node_without_services(void **state)
