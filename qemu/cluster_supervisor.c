@@ -317,12 +317,12 @@ static int wait_until(struct supervisor *s, struct member *m, int ms, const char
 		if (m->state == MEMBER_EXITED) {
 			char how[32];
 			member_status(m, how, sizeof how);
-			say("%s exited (%s) before %s", m->name, how, what);
+			say("%s exited (%s) before its %s", m->name, how, what);
 			return SUPERVISOR_FAILED;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms) {
-			say("%s: no %s within %d s", m->name, what, ms / 1000);
+			say("%s: no %s after %d s", m->name, what, ms / 1000);
 			return SUPERVISOR_FAILED;
 		}
 		wait_events(s, POLL_MS);
@@ -388,7 +388,7 @@ static int start_service(struct supervisor *s, const struct cluster_service *sv)
 	snprintf(name, sizeof name, "%s%s", sv->name, SERVICE_LOG_SUFFIX);
 	struct spawn_io io = { .in = -1, .out = dir_file(s, name, log, sizeof log), .env = env };
 	char what[64];
-	snprintf(what, sizeof what, "listening on 127.0.0.1:%d", sv->port);
+	snprintf(what, sizeof what, "listener on 127.0.0.1:%d", sv->port);
 	int r = start_member(s, m, argv, &io);
 	if (!r)
 		r = wait_until(s, m, s->o->timeout_s * 1000, what, port_listening, sv);
@@ -447,7 +447,7 @@ static int start_switch(struct supervisor *s)
 	int r = start_member(s, m, argv, &io);
 	close(in[0]);
 	if (!r)
-		r = wait_until(s, m, SWITCH_READY_MS, "its control socket", switch_ready, ctl);
+		r = wait_until(s, m, SWITCH_READY_MS, "control socket", switch_ready, ctl);
 	if (r && !s->stop)
 		print_tail("the switch's output", log);
 	return r;

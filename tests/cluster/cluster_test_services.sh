@@ -51,3 +51,11 @@ printf 'node a\nservice ctl\n' >"$TEST_DIR/port0.cluster"
 msg=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/port0.cluster" 2>&1); rc=$?
 check "port0: a port=0 service without start= is bad input, exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "port0: ...saying why" grep -q "service 'ctl' (line 2) has port=0 but no start= command" <<<"$msg"
+
+# --- a started service that dies before it listens
+d=$(new_cluster_dir dies)
+printf 'node a\nservice x port=0 start="false"\n' >"$TEST_DIR/dies.cluster"
+msg=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/dies.cluster" 2>&1); rc=$?
+check "dying service: up fails with exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "dying service: ...saying it exited before listening" grep -q "x exited (1) before its listener on 127.0.0.1:" <<<"$msg"
+check "dying service: ...and no node was started" bash -c "! ls '$d'/*.console >/dev/null 2>&1" && cluster_gone "$d"
