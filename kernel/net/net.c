@@ -52,6 +52,7 @@ static void tick(void *unused)
 	peer_tick();
 	hostlink_tick();
 	peer_selftest_tick();
+	hostlink_selftest_tick();
 }
 
 void net_tick(void)
@@ -66,13 +67,18 @@ static void start(void *unused)
 	lwip_init();
 	arch_devices_init();
 	if (!net_find_role(NET_ROLE_CLUSTER) && !net_find_role(NET_ROLE_HOST)) {
-		if (net_config.npeers > 1 || net_config.nhost || net_config.selftest[0])
+		if (net_config.selftest[0]) {
+			kprintf("net: selftest=%s needs a network card; failed\n", net_config.selftest);
+			arch_poweroff(0x21);
+		}
+		if (net_config.npeers > 1 || net_config.nhost)
 			kprintf("net: no network card; peers and host links are unreachable\n");
 		return;
 	}
 	net_running = 1;
 	peer_init();
 	peer_selftest_start();
+	hostlink_selftest_start();
 }
 
 void net_init(void)

@@ -23,7 +23,7 @@ struct net_config {
 	uint32_t nhost;
 	uint32_t peer_timeout_ms;  /* peertimeout=: silence before a peer is down */
 	uint32_t peer_wait_ms;     /* peerwait=: time a peer has to come up at boot */
-	char selftest[NET_NAME_MAX]; /* selftest=: "peer", "peerkill" or ""    */
+	char selftest[NET_NAME_MAX]; /* selftest=: peer, peerkill, hostlink or "" */
 };
 
 extern struct net_config net_config;

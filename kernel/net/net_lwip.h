@@ -18,4 +18,6 @@ void peer_tick(void);
 void hostlink_tick(void);
 void peer_selftest_start(void);
 void peer_selftest_tick(void);
+void hostlink_selftest_start(void);
+void hostlink_selftest_tick(void);
 #endif

@@ -4,7 +4,7 @@
  *   host=meter:7001,...     host services reachable through the host link
  *   peertimeout=MS          silence after which a peer is down (default 3000)
  *   peerwait=MS             how long a peer may take to come up (default 20000)
- *   selftest=peer|peerkill  run the peer transport's self-test
+ *   selftest=peer|peerkill|hostlink  run a transport's self-test
  * Parsing is pure (no globals but the one net_cmdline_option fills) so the
  * host unit tests can run it.
  */
@@ -126,8 +126,12 @@ int net_config_parse(struct net_config *cfg, const char *w, uint32_t n, const ch
 		return 1;
 	}
 	if (key_is(w, n, "selftest", &v, &vn)) {
-		if (!((vn == 4 && !strncmp(v, "peer", 4)) || (vn == 8 && !strncmp(v, "peerkill", 8))))
-			return *msg = "selftest: peer or peerkill", -1;
+		static const char *const tests[] = { "peer", "peerkill", "hostlink" };
+		int known = 0;
+		for (uint32_t i = 0; i < sizeof tests / sizeof *tests; i++)
+			known |= vn == strlen(tests[i]) && !strncmp(v, tests[i], vn);
+		if (!known)
+			return *msg = "selftest: peer, peerkill or hostlink", -1;
 		memcpy(cfg->selftest, v, vn);
 		cfg->selftest[vn] = '\0';
 		return 1;

@@ -7,6 +7,9 @@
 #   kill-2, kill-4  selftest=peerkill: node 2 is killed once all are up;
 #                   node 1 must declare it down and get E_NODEDOWN, and the
 #                   other nodes must go on answering
+#   hostlink        selftest=hostlink: one node's host links through QEMU
+#                   user networking to guestfwd commands (cat: an echo
+#                   service; head -c 100: one that answers and closes)
 # Everything runs on unix sockets in a private directory; every process
 # started is killed on exit, and every wait is bounded.  Extra QEMU
 # arguments can be given in PEER_QEMU_ARGS (e.g. "-icount shift=0,sleep=off"),
@@ -135,10 +138,29 @@ case_kill() {
 	result "${#bad}" "$name: node 2 killed, node 1 gets E_NODEDOWN, the others go on" "$bad"
 }
 
+case_hostlink() {
+	local name=hostlink bad="" rc
+	rm -f "$out/peer/$name-n3.log"
+	qemu-system-i386 -kernel "$kernel" \
+		-append "node=3 host=echo:7001,short:7002 selftest=hostlink ${PEER_KERNEL_ARGS:-}" \
+		-m 64 -display none -nodefaults -no-reboot -serial "file:$out/peer/$name-n3.log" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-netdev "user,id=host,restrict=on,guestfwd=tcp:10.0.2.100:7001-cmd:cat,guestfwd=tcp:10.0.2.100:7002-cmd:head -c 100" \
+		-device virtio-net-pci,netdev=host,mac=52:54:00:00:01:03 \
+		</dev/null >"$work/qemu-hostlink.err" 2>&1 &
+	qemu_pids[3]=$!
+	wait_node 3 60; rc=$?
+	[ "$rc" -eq 65 ] || bad="node 3 exited $rc (log $out/peer/$name-n3.log)"
+	stop_all
+	grep '^hostlink selftest' "$out/peer/$name-n3.log" | sed 's/^/#   /'
+	result "${#bad}" "$name: echo, backpressure and a closed link to host services" "$bad"
+}
+
 case_echo 2
 case_echo 4
 case_kill 2
 case_kill 4
+case_hostlink
 
 echo "$passed $failed" > "$out/peer.count"
 echo "peer: $passed passed, $failed failed"

@@ -104,7 +104,10 @@ static void timeouts_and_selftest(void **state)
 	assert_int_equal(parse("selftest=peerkill", &msg), 1);
 	assert_string_equal(cfg.selftest, "peerkill");
 	assert_int_equal(parse("selftest=other", &msg), -1);
+	assert_int_equal(parse("selftest=peerkil", &msg), -1);
 	assert_string_equal(cfg.selftest, "peerkill");
+	assert_int_equal(parse("selftest=hostlink", &msg), 1);
+	assert_string_equal(cfg.selftest, "hostlink");
 }
 
 static void other_words_are_not_ours(void **state)
