@@ -2,9 +2,9 @@
  * kernel/net/peer.c - the peer transport of peer.h.  One stream (stream.c)
  * per peer over the cluster LAN, port NET_PEER_PORT: the node with the
  * lower id connects, the higher one accepts, so there is one connection
- * per pair; the connecting side retries every 250 ms while the peer is
- * CONNECTING (every second once it is DOWN) and gives up on an attempt
- * after a second.  Each side's first frame is HELLO (magic, node id); a
+ * per pair; the connecting side retries every 250 ms, whether the peer is
+ * CONNECTING or DOWN (a restarted node is found again quickly), and gives
+ * up on an attempt after a second.  Each side's first frame is HELLO (magic, node id); a
  * peer is UP when its HELLO has arrived.  A heartbeat each second keeps
  * silence meaningful.  All state changes happen on the network stack.
  */
@@ -16,8 +16,7 @@
 #include "stream.h"
 #include "lwip/tcp.h"
 
-#define RETRY_CONNECTING_MS 250
-#define RETRY_DOWN_MS 1000
+#define RETRY_MS 250
 #define ATTEMPT_MS 1000
 #define HEARTBEAT_MS 1000
 
@@ -64,7 +63,7 @@ static void declare_down(struct peer *p, const char *why)
 	if (p->state == PEER_DOWN)
 		return;
 	p->state = PEER_DOWN;
-	p->next_attempt_ms = net_now_ms() + RETRY_DOWN_MS;
+	p->next_attempt_ms = net_now_ms() + RETRY_MS;
 	kprintf("peer: node %u down: %s\n", p->node, why);
 	down_fn(p->node);
 }
@@ -74,7 +73,7 @@ static void attempt_failed(struct peer *p)
 {
 	stream_drop(&p->stream);
 	frame_rx_reset(&p->rx);
-	p->next_attempt_ms = net_now_ms() + (p->state == PEER_DOWN ? RETRY_DOWN_MS : RETRY_CONNECTING_MS);
+	p->next_attempt_ms = net_now_ms() + RETRY_MS;
 }
 
 static void send_hello(struct peer *p)

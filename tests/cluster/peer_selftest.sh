@@ -7,6 +7,10 @@
 #   kill-2, kill-4  selftest=peerkill: node 2 is killed once all are up;
 #                   node 1 must declare it down and get E_NODEDOWN, and the
 #                   other nodes must go on answering
+#   restart         no self-test, the kernels' own log lines: node 2 is
+#                   killed and started again, twice (once after node 1 has
+#                   declared it down, once while node 1 still has it up);
+#                   node 1 must see it down and up again each time
 #   hostlink        selftest=hostlink: one node's host links through QEMU
 #                   user networking to guestfwd commands (cat: an echo
 #                   service; head -c 100: one that answers and closes)
@@ -30,7 +34,7 @@ case_name=none   # each case gets a switch directory of its own
 
 stop_all() {
 	local p
-	for p in "${qemu_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${qemu_pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
 	qemu_pids=()
 	if [ -r "$work/sw.pid" ]; then kill "$(cat "$work/sw.pid")" 2>/dev/null; rm -f "$work/sw.pid"; fi
 }
@@ -50,7 +54,7 @@ start_switch() {
 start_node() {
 	local n=$1 peers=$2 mode=$3 case=$4
 	# shellcheck disable=SC2086
-	qemu-system-i386 -kernel "$kernel" -append "node=$n peers=$peers selftest=$mode ${PEER_KERNEL_ARGS:-}" \
+	qemu-system-i386 -kernel "$kernel" -append "node=$n peers=$peers ${mode:+selftest=$mode} ${PEER_KERNEL_ARGS:-}" \
 		-m 64 -display none -nodefaults -no-reboot -serial "file:$out/peer/$case-n$n.log" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-netdev vde,sock="$work/sw-$case_name",id=lan \
@@ -70,15 +74,17 @@ wait_node() {
 	return 124
 }
 
-# wait_line FILE TEXT SECONDS: 0 once FILE has a line containing TEXT.
-wait_line() {
-	local i
-	for i in $(seq $(($3 * 10))); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
+# wait_lines FILE TEXT COUNT SECONDS: 0 once FILE has COUNT lines containing TEXT.
+wait_lines() {
+	local i c
+	for i in $(seq $(($4 * 10))); do
+		c=$(grep -c -- "$2" "$1" 2>/dev/null)
+		[ "${c:-0}" -ge "$3" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
+wait_line() { wait_lines "$1" "$2" 1 "$3"; }
 
 result() {
 	if [ "$1" -eq 0 ]; then
@@ -138,6 +144,25 @@ case_kill() {
 	result "${#bad}" "$name: node 2 killed, node 1 gets E_NODEDOWN, the others go on" "$bad"
 }
 
+case_restart() {
+	local name=restart bad=""
+	local log1="$out/peer/$name-n1.log"
+	start_case "$name" 2 "" || { result 1 "$name" "vde_switch did not start"; return; }
+	wait_line "$log1" "node 2 up" 30 || bad="$bad node 2 never came up;"
+	kill -KILL "${qemu_pids[2]}"; wait "${qemu_pids[2]}" 2>/dev/null
+	wait_line "$log1" "node 2 down: silent" 30 || bad="$bad the killed node 2 was not declared down;"
+	start_node 2 1,2 "" "$name-again"
+	wait_lines "$log1" "node 2 up" 2 30 || bad="$bad the restarted node 2 did not come up again;"
+	kill -KILL "${qemu_pids[2]}"; wait "${qemu_pids[2]}" 2>/dev/null
+	start_node 2 1,2 "" "$name-third"
+	wait_line "$log1" "node 2 down: reset by the other side" 30 ||
+		bad="$bad node 2 restarted while up was not declared down;"
+	wait_lines "$log1" "node 2 up" 3 30 || bad="$bad node 2 restarted while up did not come up again;"
+	stop_all
+	grep '^peer: node 2' "$log1" | sed 's/^/#   /'
+	result "${#bad}" "$name: a killed node that is started again comes back" "$bad"
+}
+
 case_hostlink() {
 	local name=hostlink bad="" rc
 	rm -f "$out/peer/$name-n3.log"
@@ -160,6 +185,7 @@ case_echo 2
 case_echo 4
 case_kill 2
 case_kill 4
+case_restart
 case_hostlink
 
 echo "$passed $failed" > "$out/peer.count"
