@@ -93,6 +93,10 @@ struct movedata_args {
 #define LINK_CONSOLE 2  /* this node's kernel (console, time, memory)      */
 #define LINK_FIRST_FREE 4
 
+/* Pids the kernel gives the processes it starts itself, on every node. */
+#define PM_PID 1
+#define NS_PID 2
+
 /* Requests understood by a kernel link: the first word of the message. */
 enum kreq {
 	KR_CONSOLE_WRITE = 1, /* data: bytes to print                          */
@@ -109,6 +113,7 @@ enum kreq {
 	KR_NOTIFY = 21,       /* passed link: where the kernel reports ends    */
 	KR_SETMETER = 22,     /* task, flags, batch (passed link = meter link) */
 	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
+	KR_PMLINK = 24,       /* node; reply carries a link to that node's pm  */
 	/* LINK_KPOWER only: */
 	KR_POWEROFF = 32      /* exit code                                     */
 };

@@ -12,6 +12,7 @@
  */
 #include "kernel.h"
 #include "meter.h"
+#include "remote.h"
 
 struct msg_pool msgpool;
 struct link kernel_notify_link;
@@ -33,7 +34,7 @@ static int free_link_slots(struct proc *p)
 	return n;
 }
 
-static void msg_free(struct kmsg *m)
+void msg_release(struct kmsg *m)
 {
 	if (m->data)
 		pfree(m->data);
@@ -59,7 +60,7 @@ static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_t
 		}
 		if (from) {
 			if (copy_from_user(from, m->data, (uint32_t)(uintptr_t)src, len) < 0) {
-				msg_free(m);
+				msg_release(m);
 				*err = E_BADADDR;
 				return NULL;
 			}
@@ -72,6 +73,11 @@ static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_t
 	m->len = len;
 	m->id = ((uint64_t)node_id << 48) | next_msg_id++;
 	return m;
+}
+
+struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err)
+{
+	return msg_new(NULL, from, to, data, len, err);
 }
 
 /* Copy m into p, which receives with its struct message at p->recv_uaddr.
@@ -103,7 +109,7 @@ static int32_t hand_over(struct proc *p, struct kmsg *m)
 		if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
 			result = E_BADADDR;
 	}
-	msg_free(m);
+	msg_release(m);
 	return result;
 }
 
@@ -134,7 +140,7 @@ static int32_t enqueue(struct kmsg *m, int force)
 {
 	struct proc *to = proc_by_task(m->to);
 	if (!to)
-		return TASK_NODE(m->to) == node_id ? E_DEAD : E_NODEDOWN;
+		return E_DEAD;
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
 	msgq_push(&to->queue, m);
@@ -143,6 +149,16 @@ static int32_t enqueue(struct kmsg *m, int force)
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
 		to->state = P_RUNNABLE;
 	return 0;
+}
+
+int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force)
+{
+	if (TASK_NODE(m->to) != node_id)
+		return sender ? remote_send_msg(sender, m) : remote_post(m);
+	int32_t r = enqueue(m, force);
+	if (r < 0)
+		msg_release(m);
+	return r;
 }
 
 /* Tell the process a reply link names that no reply will come. */
@@ -154,24 +170,20 @@ static void reply_error(const struct link *reply, int32_t status)
 		return;
 	m->reply_id = reply->reply_id;
 	m->status = status;
-	if (enqueue(m, 1) < 0)
-		msg_free(m);
+	ipc_deliver(NULL, m, 1);
 }
 
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter)
 {
 	int32_t err;
-	if (TASK_PID(to->task) == KERNEL_PID || TASK_NODE(to->task) != node_id)
-		return E_NODEDOWN; /* the host and remote paths come with the network */
+	if (TASK_PID(to->task) == KERNEL_PID)
+		return E_NODEDOWN; /* kernel destinations: the host path (meter.c) */
 	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
 	if (!m)
 		return err;
 	m->code = to->code;
 	m->is_meter = is_meter;
-	err = enqueue(m, !is_meter);
-	if (err < 0)
-		msg_free(m);
-	return err;
+	return ipc_deliver(NULL, m, !is_meter);
 }
 
 void ipc_release_process(struct proc *p)
@@ -181,7 +193,7 @@ void ipc_release_process(struct proc *p)
 		p->queue.head = m->next;
 		if (m->has_reply)
 			reply_error(&m->reply, E_DEAD);
-		msg_free(m);
+		msg_release(m);
 	}
 	p->queue.tail = NULL;
 	p->queue.len = 0;
@@ -266,7 +278,8 @@ static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint
 	if (len && copy_from_user(p, request_buf, buf, len) < 0)
 		return E_BADADDR;
 	uint32_t reply_len = 0;
-	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len);
+	struct link reply_link = { 0 };
+	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
 	if (!umsg || r < 0)
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len };
@@ -274,6 +287,10 @@ static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint
 	if (!mp)
 		return E_NOMEM;
 	*mp = m;
+	if (reply_link.in_use) {
+		mp->has_link = 1;
+		mp->link = reply_link;
+	}
 	if (reply_len) {
 		mp->data = palloc_unzeroed();
 		if (!mp->data) {
@@ -306,12 +323,12 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	}
 	if (METERED(p, TRACE_SEND))
 		meter_send(p, link, m, passlink);
-	r = enqueue(m, 0);
-	if (r < 0)
-		msg_free(m);
-	if (r == 0 && pl && (pl->rights & LINK_REPLY))
+	/* remote: p may sleep, so the links are looked up again afterwards */
+	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
+	r = ipc_deliver(p, m, 0);
+	if (r == 0 && reply_pass)
 		link_free(&p->links, passlink); /* reply links move, never copy */
-	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && (l->rights & LINK_REPLY))
+	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
 		link_free(&p->links, link);     /* one use only */
 	return r;
 }
@@ -371,19 +388,23 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	}
 	if (METERED(p, TRACE_SEND))
 		meter_send(p, link, m, passlink);
-	r = enqueue(m, 0);
-	if (r < 0) {
-		msg_free(m);
+	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
+	p->call_node = TASK_NODE(l->task);
+	r = ipc_deliver(p, m, 0);
+	if (r < 0)
 		return r;
-	}
-	if (pl && (pl->rights & LINK_REPLY))
+	if (reply_pass)
 		link_free(&p->links, passlink);
-	if (l->rights & LINK_REPLY)
+	if (reply_link)
 		link_free(&p->links, link);
 	p->recv_uaddr = umsg;
 	p->wait_reply = reply_id;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, 1);
+	if (take_waiting(p, &r)) { /* a remote reply may beat us here */
+		p->wait_reply = 0;
+		return r;
+	}
 	p->state = P_RECEIVING;
 	proc_block();
 	p->wait_reply = 0;
@@ -408,6 +429,36 @@ static int32_t copy_between(struct proc *src, uint32_t sa, struct proc *dst, uin
 	return 0;
 }
 
+/* MOVEDATA with an area on another node: page-sized chunks through a
+ * kernel page, each read from the source and written to the destination
+ * (locally, or by RM_READ / RM_WRITE to the owner's node). */
+static int32_t move_remote(struct proc *p, const struct link *from, uint32_t from_off,
+			   const struct link *to, uint32_t to_off, uint32_t len)
+{
+	uint8_t *chunk = palloc_unzeroed();
+	if (!chunk)
+		return E_NOMEM;
+	int32_t r = 0;
+	for (uint32_t done = 0; done < len && r == 0; ) {
+		uint32_t n = len - done < 4096 ? len - done : 4096;
+		if (TASK_NODE(from->task) != node_id) {
+			r = remote_read(p, from, from_off + done, chunk, n);
+		} else {
+			struct proc *src = proc_by_task(from->task);
+			r = src ? copy_from_user(src, chunk, from->data + from_off + done, n) : E_DEAD;
+		}
+		if (r == 0 && TASK_NODE(to->task) != node_id) {
+			r = remote_write(p, to, to_off + done, chunk, n);
+		} else if (r == 0) {
+			struct proc *dst = proc_by_task(to->task);
+			r = dst ? copy_to_user(dst, to->data + to_off + done, chunk, n) : E_DEAD;
+		}
+		done += n;
+	}
+	pfree(chunk);
+	return r;
+}
+
 int32_t sys_movedata(struct proc *p, uint32_t uargs)
 {
 	struct movedata_args a;
@@ -422,10 +473,14 @@ int32_t sys_movedata(struct proc *p, uint32_t uargs)
 	if (a.from_off > fl->data_len || a.len > fl->data_len - a.from_off ||
 	    a.to_off > tl->data_len || a.len > tl->data_len - a.to_off)
 		return E_BOUNDS;
-	struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
-	if (!src || !dst)
-		return (TASK_NODE(fl->task) != node_id || TASK_NODE(tl->task) != node_id) ? E_NODEDOWN : E_DEAD;
-	int32_t r = copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len);
+	int32_t r;
+	if (TASK_NODE(fl->task) != node_id || TASK_NODE(tl->task) != node_id) {
+		struct link from = *fl, to = *tl; /* p may sleep: keep copies */
+		r = move_remote(p, &from, a.from_off, &to, a.to_off, a.len);
+	} else {
+		struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
+		r = src && dst ? copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
+	}
 	if (METERED(p, TRACE_MOVEDATA))
 		meter_movedata(p, fl, tl, a.from_link, a.to_link, a.len, r);
 	return r < 0 ? r : (int32_t)a.len;

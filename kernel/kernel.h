@@ -87,6 +87,7 @@ enum proc_state {
 	P_FREE = 0,
 	P_RUNNABLE,   /* ready or running                                     */
 	P_RECEIVING,  /* blocked in RECEIVEMESSAGE or CALL                     */
+	P_REMOTE,     /* blocked until another node's kernel answers          */
 	P_ZOMBIE      /* ended; waits for its slot to be reclaimed            */
 };
 
@@ -105,6 +106,11 @@ struct proc {
 	uint32_t recv_uaddr;   /* user's struct message                        */
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
 	int32_t wake_result;   /* what the blocked call returns when woken     */
+	uint32_t call_node;    /* CALL in progress: the node the request went to */
+	uint32_t remote_req;   /* P_REMOTE: the request awaited, and          */
+	uint32_t remote_node;  /* the node that will answer it                 */
+	int remote_done;       /* its answer (or the node's end) has come      */
+	uint8_t *remote_buf;   /* a page for MOVEDATA chunks from other nodes  */
 	/* accounting */
 	uint64_t cpu_ns;
 	uint64_t run_start;
@@ -150,12 +156,18 @@ void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
+/* Messages as objects, for remote.c: make one from kernel memory, queue it
+ * (locally, or on its node: `sender` waits for the answer, NULL posts), and
+ * release one.  ipc_deliver always consumes m. */
+struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force);
+void msg_release(struct kmsg *m);
 void ipc_notify_exit(const struct kr_exit_notice *notice);
 extern struct link kernel_notify_link;
 
 /* ---- kernel-link requests (kservice.c) ---- */
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
-		 const struct link *passed, uint8_t *reply, uint32_t *reply_len);
+		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link);
 
 /* ---- kernel calls (syscall.c) ---- */
 int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);

@@ -80,11 +80,19 @@ static int32_t create(struct proc *p, const uint8_t *req, uint32_t len, uint8_t 
 }
 
 static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, uint32_t len,
-			    const struct link *passed, uint8_t *reply, uint32_t *reply_len)
+			    const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link)
 {
 	int32_t err;
 	struct proc *t;
 	switch (kind) {
+	case KR_PMLINK:
+		/* a process manager reaches the others' to create processes there */
+		if ((err = need(len, 8)))
+			return err;
+		if (word(req, 1) == 0 || word(req, 1) > 0xffff)
+			return E_INVAL;
+		*reply_link = (struct link){ .in_use = 1, .task = TASK_OF(word(req, 1), PM_PID) };
+		return 0;
 	case KR_CREATE:
 		return create(p, req, len, reply, reply_len);
 	case KR_GIVELINK: {
@@ -148,7 +156,7 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 }
 
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
-		 const struct link *passed, uint8_t *reply, uint32_t *reply_len)
+		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link)
 {
 	if (len < 4)
 		return E_BADREQ;
@@ -196,10 +204,10 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 			return E_BADREQ;
 		arch_poweroff((int)word(req, 1));
 	}
-	if (kind >= KR_CREATE && kind <= KR_PROCINFO) {
+	if (kind >= KR_CREATE && kind <= KR_PMLINK) {
 		if (!(via->rights & LINK_KCTL))
 			return E_RIGHTS;
-		return proc_control(p, kind, req, len, passed, reply, reply_len);
+		return proc_control(p, kind, req, len, passed, reply, reply_len, reply_link);
 	}
 	return E_BADREQ;
 }

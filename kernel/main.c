@@ -5,7 +5,9 @@
  *   ns   (name service)     links: 0 pm, 2 console
  *   init (starts the rest)  links: 0 pm, 1 ns, 2 console, 3 kernel with LINK_KPOWER
  * The command line holds kernel options (`node=N`) and init's arguments
- * (every other word).
+ * (every other word).  Every node runs a name service, but the cluster
+ * uses one: the lowest node's, so a name registered anywhere is found
+ * everywhere.
  */
 #include "kernel.h"
 #include "net/net.h"
@@ -61,9 +63,20 @@ static struct proc *start(const char *prog, const char *args, uint32_t len)
 	return p;
 }
 
-static struct link link_to(uint32_t task, uint32_t rights)
+static void give(struct proc *p, int slot, uint32_t task, uint32_t rights)
 {
-	return (struct link){ .in_use = 1, .task = task, .rights = rights };
+	struct link l = { .in_use = 1, .task = task, .rights = rights };
+	link_put(&p->links, slot, &l);
+}
+
+/* The name service is one for the cluster: on its lowest node. */
+static uint32_t ns_node(void)
+{
+	uint32_t n = node_id;
+	for (uint32_t i = 0; i < net_config.npeers; i++)
+		if (net_config.peers[i] < n)
+			n = net_config.peers[i];
+	return n;
 }
 
 void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
@@ -79,20 +92,19 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	struct proc *ns = start("ns", "ns", 3);
 	struct proc *init = start("init", init_args, init_args_len);
 	uint32_t kernel = TASK_OF(node_id, KERNEL_PID);
+	uint32_t names = TASK_OF(ns_node(), NS_PID);
+	if (pm->pid != PM_PID || ns->pid != NS_PID)
+		panic("pm and ns must be pids %u and %u", PM_PID, NS_PID);
 
-	link_put(&pm->links, LINK_NS, &(struct link){ .in_use = 1, .task = ns->task });
-	link_put(&pm->links, LINK_CONSOLE, &(struct link){ .in_use = 1, .task = kernel });
-	link_put(&pm->links, 3, &(struct link){ .in_use = 1, .task = kernel, .rights = LINK_KCTL });
-	link_put(&ns->links, LINK_PM, &(struct link){ .in_use = 1, .task = pm->task });
-	link_put(&ns->links, LINK_CONSOLE, &(struct link){ .in_use = 1, .task = kernel });
-	struct link l = link_to(pm->task, 0);
-	link_put(&init->links, LINK_PM, &l);
-	l = link_to(ns->task, 0);
-	link_put(&init->links, LINK_NS, &l);
-	l = link_to(kernel, 0);
-	link_put(&init->links, LINK_CONSOLE, &l);
-	l = link_to(kernel, LINK_KPOWER);
-	link_put(&init->links, 3, &l);
+	give(pm, LINK_NS, names, 0);
+	give(pm, LINK_CONSOLE, kernel, 0);
+	give(pm, 3, kernel, LINK_KCTL);
+	give(ns, LINK_PM, pm->task, 0);
+	give(ns, LINK_CONSOLE, kernel, 0);
+	give(init, LINK_PM, pm->task, 0);
+	give(init, LINK_NS, names, 0);
+	give(init, LINK_CONSOLE, kernel, 0);
+	give(init, 3, kernel, LINK_KPOWER);
 
 	pm->stopped = ns->stopped = init->stopped = 0;
 	scheduler();

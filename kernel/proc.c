@@ -91,6 +91,9 @@ static int setup_stack(struct proc *p, const char *args, size_t args_len, uint32
 
 static void proc_free_memory(struct proc *p)
 {
+	if (p->remote_buf)
+		pfree(p->remote_buf);
+	p->remote_buf = NULL;
 	if (p->aspace)
 		arch_aspace_destroy(p->aspace);
 	p->aspace = 0;

@@ -2,7 +2,10 @@
  * servers/lib/pm.h - the process manager's protocol and its client calls.
  * Requests are CALLs over the pm link (standard slot LINK_PM); replies are a
  * struct pm_reply.  Only the creator of a process may start, stop, kill it
- * or give it links.  When a process ends, the pm sends a struct
+ * or give it links.  A request about another node (PM_CREATE with `node`,
+ * or a task there) is forwarded to that node's process manager, acting on
+ * behalf of the requester, so a program controls processes anywhere the
+ * same way.  When a process ends, the pm sends a struct
  * kr_exit_notice over the notify link its creator passed with PM_CREATE.
  */
 #ifndef DPM_PM_H
@@ -25,6 +28,8 @@ enum pm_op {
 
 struct pm_request {
 	uint32_t op;
+	uint32_t node;      /* PM_CREATE: where (0: this node)                 */
+	uint32_t on_behalf; /* set by a forwarding process manager: the requester */
 	uint32_t task;
 	int32_t slot;
 	uint32_t flags;
@@ -44,6 +49,8 @@ struct pm_reply {
 /* Create `argv[0]` with its arguments, suspended; *task gets its address.
  * notify_link (or -1) receives a kr_exit_notice when it ends. */
 int pm_create(const char *const argv[], int notify_link, uint32_t *task);
+/* The same on node `node` (0: this node). */
+int pm_create_on(uint32_t node, const char *const argv[], int notify_link, uint32_t *task);
 int pm_start(uint32_t task);
 int pm_stop(uint32_t task);
 int pm_kill(uint32_t task);

@@ -19,7 +19,12 @@ static int pm_request(struct pm_request *req, int passlink, struct pm_reply *rep
 
 int pm_create(const char *const argv[], int notify_link, uint32_t *task)
 {
-	struct pm_request req = { .op = PM_CREATE };
+	return pm_create_on(0, argv, notify_link, task);
+}
+
+int pm_create_on(uint32_t node, const char *const argv[], int notify_link, uint32_t *task)
+{
+	struct pm_request req = { .op = PM_CREATE, .node = node };
 	struct pm_reply rep;
 	for (int i = 0; argv[i]; i++) {
 		size_t n = strlen(argv[i]) + 1;

@@ -25,6 +25,8 @@ struct child {
 
 static struct child children[MAX_CHILDREN];
 static int self_link;
+static uint32_t my_node;
+static int pm_link[256]; /* links to other nodes' process managers, or 0 */
 
 static int kernel_request(const uint32_t *words, uint32_t nwords, const void *tail, uint32_t tail_len,
 			  int passlink, void *reply, uint32_t reply_len)
@@ -120,17 +122,51 @@ static void process_ended(const struct kr_exit_notice *n)
 	c->in_use = 0;
 }
 
+/* The node a request is about: where to create, or where the task is. */
+static uint32_t target_node(const struct pm_request *req)
+{
+	if (req->op == PM_CREATE)
+		return req->node ? req->node : my_node;
+	return req->task >> 16;
+}
+
+/* Hand the request to the process manager of `node`, acting for `creator`,
+ * and return its answer. */
+static int forward(uint32_t node, uint32_t creator, struct pm_request *req, int len, int passed,
+		   struct pm_reply *rep)
+{
+	if (node == 0 || node > 255)
+		return E_INVAL;
+	if (!pm_link[node]) {
+		uint32_t w[2] = { KR_PMLINK, node };
+		struct message m = message_into(NULL, 0);
+		int r = call(LINK_KCTL_SLOT, w, sizeof w, -1, &m);
+		if (r < 0 || m.passed < 0)
+			return r < 0 ? r : E_NODEDOWN;
+		pm_link[node] = m.passed;
+	}
+	req->on_behalf = creator;
+	struct message m = message_into(rep, sizeof *rep);
+	int r = call(pm_link[node], req, (uint32_t)len, passed, &m);
+	return r < 0 ? r : rep->status;
+}
+
 static void serve(const struct message *m, struct pm_request *req, int len)
 {
 	struct pm_reply rep = { 0, 0, -1 };
 	int keep_passed = 0;
+	/* another node's process manager may act for the original requester */
+	int from_pm = (m->from & 0xffff) == PM_PID && (m->from >> 16) != my_node;
+	uint32_t creator = from_pm && req->on_behalf ? req->on_behalf : m->from;
 	if (len < (int)PM_REQUEST_HEADER) {
 		rep.status = E_BADREQ;
+	} else if (target_node(req) != my_node && req->op >= PM_CREATE && req->op <= PM_SETMETER) {
+		rep.status = from_pm ? E_INVAL : forward(target_node(req), creator, req, len, m->passed, &rep);
 	} else if (req->op == PM_CREATE) {
-		rep.status = create(m->from, req, (uint32_t)len, m->passed, &rep);
+		rep.status = create(creator, req, (uint32_t)len, m->passed, &rep);
 		keep_passed = rep.status == 0;
 	} else if (req->op >= PM_START && req->op <= PM_SETMETER) {
-		rep.status = control(m->from, req, m->passed, &rep);
+		rep.status = control(creator, req, m->passed, &rep);
 	} else {
 		rep.status = E_BADREQ;
 	}
@@ -151,6 +187,7 @@ int main(void)
 		return 1;
 	}
 	destroylink(notify);
+	node_info(&my_node, NULL);
 	for (;;) {
 		struct message m = message_into(&req, sizeof req);
 		int len = receivemessage(&m);

@@ -33,6 +33,8 @@ int self_link(uint32_t code);                       /* a link naming this proces
  * back to us and its first act is to send us a link to itself, which lands
  * in *child_link. */
 int spawn_child(const char *const argv[], uint32_t *task, int *child_link);
+/* The same on node `node` (0: here), optionally giving it `extra` as link 5. */
+int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t *task, int *child_link);
 int wait_child(uint32_t task, struct kr_exit_notice *n); /* on the notify link */
 extern int gtest_notify_link;
 #endif

@@ -157,6 +157,32 @@ int main(int argc, char **argv)
 			return 1;
 		return n.status == 3 ? 0 : 2;
 	}
+	if (!strcmp(mode, "relay")) { /* pass a received link on over link 5 */
+		uint32_t v;
+		struct message m = message_into(&v, sizeof v);
+		if (receivemessage(&m) != 4 || m.passed < 0)
+			return 1;
+		return sendmessage(5, &v, 4, m.passed) < 0 ? 2 : 0;
+	}
+	if (!strcmp(mode, "bounce")) { /* send one message over a received link */
+		uint32_t v;
+		struct message m = message_into(&v, sizeof v);
+		if (receivemessage(&m) != 4 || m.passed < 0)
+			return 1;
+		v = 0xb0b0;
+		return sendmessage(m.passed, &v, 4, -1) < 0 ? 2 : 0;
+	}
+	if (!strcmp(mode, "caller")) { /* arg CALLs over link 5, each checked */
+		for (uint32_t i = 0; i < arg; i++) {
+			uint32_t q[16], a[16];
+			for (int k = 0; k < 16; k++)
+				q[k] = i * 16 + (uint32_t)k + (uint32_t)self;
+			struct message m = message_into(a, sizeof a);
+			if (call(5, q, sizeof q, -1, &m) != (int)sizeof q || memcmp(q, a, sizeof q))
+				return 1;
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "spin")) {
 		for (volatile uint32_t i = 0; i < arg; i++)
 			;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tests/cluster/cluster_test_remote.sh - links across nodes, from inside:
+# a 4-node cluster whose node 1 runs the guest suite t_remote
+# (tests/guest/t_remote.c), which places its helpers on nodes 2-4.  When
+# the suite prints "KILL-NODE 4" this script kills node 4's QEMU, and the
+# suite checks that its senders get E_NODEDOWN while the others run on.
+# Each of the suite's result lines becomes one of ours.
+. "$(dirname "$0")/cluster_lib.sh"
+
+d=$(new_cluster_dir remote)
+cat >"$TEST_DIR/remote.cluster" <<'CLUSTER'
+node n1 id=1 init="--halt t_remote"
+node n2 id=2
+node n3 id=3
+node n4 id=4
+CLUSTER
+expect_status 0 "remote: up 4 nodes" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/remote.cluster" >/dev/null
+console=$d/n1.console
+
+asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
+suite_done() { grep -q '^init: t_remote ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
+if wait_until 240 asked_to_kill; then
+	kill -KILL "$(status_field "$d" n4 5)"
+fi
+wait_until 120 suite_done
+
+while read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok * - }" ;;
+	"not ok "*) not_ok "${line#not ok * - }" ;;
+	esac
+done < <(grep -E '^(ok|not ok) ' "$console")
+check "remote: all 8 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 8 ]
+check "remote: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
+check "remote: nodes 2 and 3 ran on" [ "$(status_field "$d" n2 6)" = running ] && [ "$(status_field "$d" n3 6)" = running ]
+"$DPM" cluster down --dir "$d" >/dev/null

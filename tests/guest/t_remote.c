@@ -1,0 +1,205 @@
+/*
+ * tests/guest/t_remote.c - links across nodes.  Runs on node 1 of a
+ * cluster of four (tests/cluster/cluster_test_remote.sh) and places its
+ * helpers on the other nodes through the process manager, so every test
+ * crosses the network: creation on another node, CALLs, a link passed
+ * A -> B -> C and used by C, a server with four remote clients, MOVEDATA
+ * of 1 MiB, FIFO order under load, the error codes of dead processes and,
+ * last, a node that is killed mid-run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtest.h"
+#include "pm.h"
+
+static int ended(uint32_t task, int32_t want_status)
+{
+	struct kr_exit_notice n;
+	if (wait_child(task, &n) < 0)
+		return 0;
+	return n.reason == EXIT_NORMAL && n.status == want_status;
+}
+
+static void create_on_another_node(void)
+{
+	const char *argv[] = { "t_child", "exit", "5", NULL };
+	uint32_t task;
+	CHECK_EQ(spawn_child_on(3, argv, -1, &task, NULL), 0);
+	CHECK_EQ(TASK_NODE(task), 3);
+	CHECK(ended(task, 5));                       /* node 3's pm told us */
+	const char *none[] = { "no-such-program", NULL };
+	CHECK_EQ(pm_create_on(3, none, -1, &task), E_NOPROG);
+	CHECK_EQ(pm_create_on(9, argv, -1, &task), E_NODEDOWN); /* not in the cluster */
+}
+
+static void call_across_nodes(void)
+{
+	const char *argv[] = { "t_child", "echo", "100", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child_on(2, argv, -1, &task, &l), 0);
+	for (uint32_t i = 0; i < 100; i++) {
+		uint8_t q[300], a[300];
+		uint32_t n = 1 + i * 3;
+		for (uint32_t k = 0; k < n; k++)
+			q[k] = (uint8_t)(i + k);
+		struct message m = message_into(a, sizeof a);
+		CHECK_EQ(call(l, q, n, -1, &m), (int)n);
+		CHECK(!memcmp(q, a, n));
+		CHECK_EQ(m.from, task);
+	}
+	CHECK(ended(task, 0));                       /* its reply links were one-time */
+	uint32_t v = 0;
+	CHECK_EQ(sendmessage(l, &v, 4, -1), E_DEAD);
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(call(l, &v, 4, -1, &m), E_DEAD);
+	destroylink(l);
+}
+
+static void link_passed_a_b_c(void)
+{
+	const char *c_argv[] = { "t_child", "bounce", NULL };
+	const char *b_argv[] = { "t_child", "relay", NULL };
+	uint32_t b, c;
+	int bl, cl, mine = self_link(0xabc);
+	CHECK_EQ(spawn_child_on(3, c_argv, -1, &c, &cl), 0);
+	CHECK_EQ(spawn_child_on(2, b_argv, cl, &b, &bl), 0);
+	uint32_t v = 1;
+	CHECK_EQ(sendmessage(bl, &v, 4, mine), 0);   /* A -> B, passing our link */
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(receivemessage(&m), 4);              /* C used it */
+	CHECK_EQ(v, 0xb0b0);
+	CHECK_EQ(m.code, 0xabc);
+	CHECK_EQ(m.from, c);
+	CHECK(ended(b, 0));
+	CHECK(ended(c, 0));
+	destroylink(bl); destroylink(cl); destroylink(mine);
+}
+
+static void server_with_four_remote_clients(void)
+{
+	const char *s_argv[] = { "t_child", "echo", "0", NULL };
+	const char *c_argv[] = { "t_child", "caller", "50", NULL };
+	uint32_t server, clients[4];
+	int sl, cl[4];
+	CHECK_EQ(spawn_child_on(2, s_argv, -1, &server, &sl), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(spawn_child_on(3 + i % 2, c_argv, sl, &clients[i], &cl[i]), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK(ended(clients[i], 0));              /* 200 CALLs, all answered right */
+	CHECK_EQ(pm_kill(server), 0);                 /* forwarded to node 2 */
+	struct kr_exit_notice n;
+	CHECK_EQ(wait_child(server, &n), 0);
+	CHECK_EQ(n.reason, EXIT_KILLED);
+	for (int i = 0; i < 4; i++)
+		destroylink(cl[i]);
+	destroylink(sl);
+}
+
+static uint32_t checksum(const uint8_t *d, uint32_t n)
+{
+	uint32_t sum = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sum = sum * 31 + d[i];
+	return sum;
+}
+
+static void movedata_one_mebibyte(void)
+{
+	const uint32_t size = 1u << 20;
+	const char *argv[] = { "t_child", "data", "1048576", NULL };
+	uint32_t task, n, sum;
+	int child, area;
+	CHECK_EQ(spawn_child_on(4, argv, -1, &task, &child), 0);
+	struct message m = message_into(&n, sizeof n);
+	CHECK_EQ(receivemessage(&m), 4);
+	area = m.passed;
+	CHECK(area >= 0);
+	uint8_t *buf = malloc(size);
+	CHECK(buf != NULL);
+	int me = createlink(1, buf, size, LINK_READ | LINK_WRITE);
+	CHECK_EQ(movedata(area, 0, me, 0, size), (int)size);
+	uint32_t q = 1;
+	m = message_into(&sum, sizeof sum);
+	CHECK_EQ(call(child, &q, 4, -1, &m), 4);
+	CHECK_EQ(checksum(buf, size), sum);
+	for (uint32_t i = 0; i < size; i++)
+		buf[i] = (uint8_t)(i * 5 >> 2);
+	CHECK_EQ(movedata(me, 0, area, 0, size), (int)size);
+	CHECK_EQ(movedata(area, size - 10, me, 0, 11), E_BOUNDS);
+	q = 0;
+	CHECK_EQ(call(child, &q, 4, -1, &m), 4);
+	CHECK_EQ(sum, checksum(buf, size));
+	CHECK(ended(task, 0));
+	CHECK_EQ(movedata(area, 0, me, 0, 16), E_DEAD);
+	destroylink(me); destroylink(area); destroylink(child);
+	free(buf);
+}
+
+static void fifo_under_load(void)
+{
+	const char *pong_argv[] = { "t_child", "pong", "2000", NULL };
+	const char *ping_argv[] = { "t_child", "ping", "2000", NULL };
+	uint32_t ping, pong;
+	int pl, gl;
+	CHECK_EQ(spawn_child_on(3, pong_argv, -1, &pong, &gl), 0);
+	CHECK_EQ(spawn_child_on(2, ping_argv, gl, &ping, &pl), 0);
+	CHECK(ended(ping, 0));
+	CHECK(ended(pong, 0));                       /* 2000 messages, in order */
+	destroylink(pl); destroylink(gl);
+}
+
+static void remote_server_ends_without_reply(void)
+{
+	const char *argv[] = { "t_child", "noreply", NULL };
+	uint32_t task, v = 1;
+	int l;
+	CHECK_EQ(spawn_child_on(4, argv, -1, &task, &l), 0);
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(call(l, &v, 4, -1, &m), E_DEAD);
+	CHECK(ended(task, 0));
+	destroylink(l);
+}
+
+static void node_killed_mid_run(void)
+{
+	const char *argv[] = { "t_child", "echo", "0", NULL };
+	uint32_t doomed, alive;
+	int dl, al;
+	CHECK_EQ(spawn_child_on(4, argv, -1, &doomed, &dl), 0);
+	CHECK_EQ(spawn_child_on(2, argv, -1, &alive, &al), 0);
+	uint32_t v = 7;
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(call(dl, &v, 4, -1, &m), 4);
+	printf("KILL-NODE 4\n");                      /* the host harness kills it */
+	fflush(stdout);
+	uint64_t start, now;
+	node_time(&start, NULL);
+	int r;
+	do {
+		m = message_into(&v, 4);
+		r = call(dl, &v, 4, -1, &m);
+		node_time(&now, NULL);
+	} while (r == 4 && now - start < 30000000000ull);
+	CHECK_EQ(r, E_NODEDOWN);
+	CHECK_EQ(sendmessage(dl, &v, 4, -1), E_NODEDOWN);
+	CHECK_EQ(pm_create_on(4, argv, -1, &doomed), E_NODEDOWN);
+	m = message_into(&v, 4);
+	CHECK_EQ(call(al, &v, 4, -1, &m), 4);           /* the others run on */
+	CHECK_EQ(pm_kill(alive), 0);
+	destroylink(dl); destroylink(al);
+}
+
+GTESTS(
+	{ "create a process on another node", create_on_another_node },
+	{ "CALL across nodes", call_across_nodes },
+	{ "link passed A -> B -> C and used by C", link_passed_a_b_c },
+	{ "server with four clients on other nodes", server_with_four_remote_clients },
+	{ "MOVEDATA of 1 MiB across nodes", movedata_one_mebibyte },
+	{ "FIFO order across nodes under load", fifo_under_load },
+	{ "remote server ends without reply", remote_server_ends_without_reply },
+	{ "node killed mid-run", node_killed_mid_run },
+);
+GTEST_MAIN("remote")
