@@ -59,6 +59,7 @@ enum kerror {
 #define LINK_REPLY  0x4u  /* one-time reply link (made by CALL; not settable) */
 #define LINK_KCTL   0x8u  /* kernel link: process control (process manager) */
 #define LINK_KPOWER 0x10u /* kernel link: power off the node (init)         */
+#define LINK_KDISK  0x20u /* kernel link: the node's disk (a Disk Interface) */
 
 struct createlink_args {
 	uint32_t code;      /* delivered with every message sent over the link */
@@ -115,7 +116,11 @@ enum kreq {
 	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
 	KR_PMLINK = 24,       /* node; reply carries a link to that node's pm  */
 	/* LINK_KPOWER only: */
-	KR_POWEROFF = 32      /* exit code                                     */
+	KR_POWEROFF = 32,     /* exit code                                     */
+	/* 40..47: the disk (kernel/disk.c), 48..55: host gateway; served by
+	 * device services in their own files through kdevice_service() */
+	KR_DEVICE_FIRST = 40,
+	KR_DEVICE_LAST = 63
 };
 
 /* Why a process ended (notifications, TERMPROCESS traces). */

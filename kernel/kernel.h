@@ -169,6 +169,13 @@ extern struct link kernel_notify_link;
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
 		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link);
 
+/* Device services behind kernel links (request kinds KR_DEVICE_FIRST ..
+ * KR_DEVICE_LAST), each in its own file; a weak default answers E_BADREQ
+ * when a node's kernel has none.  Same contract as kservice. */
+int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind, const uint8_t *req,
+			uint32_t len, const struct link *passed, uint8_t *reply, uint32_t *reply_len,
+			struct link *reply_link);
+
 /* ---- kernel calls (syscall.c) ---- */
 int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
 

@@ -155,6 +155,15 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 	return E_BADREQ;
 }
 
+__attribute__((weak)) int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind,
+					      const uint8_t *req, uint32_t len, const struct link *passed,
+					      uint8_t *reply, uint32_t *reply_len, struct link *reply_link)
+{
+	(void)p; (void)via; (void)kind; (void)req; (void)len; (void)passed;
+	(void)reply; (void)reply_len; (void)reply_link;
+	return E_BADREQ;
+}
+
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
 		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link)
 {
@@ -204,6 +213,8 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 			return E_BADREQ;
 		arch_poweroff((int)word(req, 1));
 	}
+	if (kind >= KR_DEVICE_FIRST && kind <= KR_DEVICE_LAST)
+		return kdevice_service(p, via, kind, req, len, passed, reply, reply_len, reply_link);
 	if (kind >= KR_CREATE && kind <= KR_PMLINK) {
 		if (!(via->rights & LINK_KCTL))
 			return E_RIGHTS;
