@@ -105,6 +105,8 @@ enum kreq {
 	KR_BRK = 3,           /* arg: new program break; reply: the break      */
 	KR_NODE = 4,          /* reply: node id, number of runnable processes  */
 	KR_METERSTATS = 5,    /* reply: traces made, batches sent, dropped, held */
+	KR_HOSTMETER = 6,     /* name (12 bytes); reply carries a meter link to
+	                         that host service (a filter) */
 	/* LINK_KCTL only: */
 	KR_CREATE = 16,       /* prog name\0args\0...; reply: task (suspended) */
 	KR_GIVELINK = 17,     /* task, slot: passed link goes into task's slot */
@@ -115,6 +117,9 @@ enum kreq {
 	KR_SETMETER = 22,     /* task, flags, batch (passed link = meter link) */
 	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
 	KR_PMLINK = 24,       /* node; reply carries a link to that node's pm  */
+	KR_REMOTECREATED = 25, /* creator, child: a pm created creator's child on
+	                          another node; reply: flags, batch and (passed)
+	                          the creator's meter link, to meter the child */
 	/* LINK_KPOWER only: */
 	KR_POWEROFF = 32,     /* exit code                                     */
 	/* 40..47: the disk (kernel/disk.c), 48..55: host gateway; served by

@@ -85,6 +85,22 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 	int32_t err;
 	struct proc *t;
 	switch (kind) {
+	case KR_REMOTECREATED: {
+		/* creator (here), child (elsewhere): trace the creation, and
+		 * hand back what the child needs to be metered like its creator */
+		if ((err = need(len, 12)))
+			return err;
+		struct proc *creator = proc_by_task(word(req, 1));
+		uint32_t out[2] = { 0, 0 };
+		if (!creator)
+			return E_DEAD;
+		if (METERED(creator, TRACE_CREATEPROCESS))
+			meter_process(creator, TRACE_CREATEPROCESS, creator->task, word(req, 2), 0, 0);
+		meter_settings(creator, &out[0], &out[1], reply_link);
+		memcpy(reply, out, sizeof out);
+		*reply_len = sizeof out;
+		return 0;
+	}
 	case KR_PMLINK:
 		/* a process manager reaches the others' to create processes there */
 		if ((err = need(len, 8)))
@@ -193,6 +209,13 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		}
 		return r;
 	}
+	case KR_HOSTMETER: {
+		char name[13] = { 0 };
+		if (len < 5)
+			return E_BADREQ;
+		memcpy(name, req + 4, len - 4 < 12 ? len - 4 : 12);
+		return meter_host_link(name, reply_link);
+	}
 	case KR_METERSTATS: {
 		struct meter_stats s;
 		meter_get_stats(&s);
@@ -215,7 +238,7 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 	}
 	if (kind >= KR_DEVICE_FIRST && kind <= KR_DEVICE_LAST)
 		return kdevice_service(p, via, kind, req, len, passed, reply, reply_len, reply_link);
-	if (kind >= KR_CREATE && kind <= KR_PMLINK) {
+	if (kind >= KR_CREATE && kind <= KR_REMOTECREATED) {
 		if (!(via->rights & LINK_KCTL))
 			return E_RIGHTS;
 		return proc_control(p, kind, req, len, passed, reply, reply_len, reply_link);

@@ -11,6 +11,8 @@
  * is lost silently.
  */
 #include "meter.h"
+#include "net/hostlink.h"
+#include "net/net.h"
 
 #define METER_DESTS 8
 
@@ -31,12 +33,46 @@ struct meter_dest {
 };
 
 static struct meter_dest dests[METER_DESTS];
+static int host_links[NET_MAX_HOST_SERVICES] = { -1, -1, -1, -1 };
 static uint32_t node_seq;
 static struct meter_stats stats;
 
 static struct meter_dest *dest_of(const struct proc *p)
 {
 	return p->meter_dest >= 0 ? &dests[p->meter_dest] : NULL;
+}
+
+static void host_link_down(int link, void *arg)
+{
+	(void)link;
+	host_links[(uintptr_t)arg] = -1; /* opened again by the next batch */
+}
+
+/* A batch to a filter on the host: bytes on the node's host link to the
+ * service (the batch is already the wire format). */
+static int32_t ship_to_host(uint32_t service, const void *bytes, uint32_t len)
+{
+	if (service >= net_config.nhost)
+		return E_NODEDOWN;
+	if (host_links[service] < 0) {
+		struct hostlink_callbacks cb = { .down = host_link_down, .arg = (void *)(uintptr_t)service };
+		int l = hostlink_open(net_config.host[service].name, &cb);
+		if (l < 0)
+			return E_NODEDOWN;
+		host_links[service] = l;
+	}
+	return hostlink_send(host_links[service], bytes, len);
+}
+
+int32_t meter_host_link(const char *name, struct link *out)
+{
+	for (uint32_t i = 0; i < net_config.nhost; i++) {
+		if (!strncmp(net_config.host[i].name, name, NET_NAME_MAX)) {
+			*out = (struct link){ .in_use = 1, .task = TASK_OF(node_id, KERNEL_PID), .code = i };
+			return 0;
+		}
+	}
+	return E_NONAME;
 }
 
 /* Send d's batch over its link; 0 when it went (or there was nothing). */
@@ -48,7 +84,9 @@ static int32_t ship(struct meter_dest *d)
 		.magic = METER_BATCH_MAGIC, .version = METER_BATCH_VERSION,
 		.count = (uint16_t)d->count, .machine = node_id, .bytes = d->used,
 	};
-	int32_t r = ipc_kernel_send(&d->link, d->buf.bytes, sizeof d->buf.hdr + d->used, 1);
+	uint32_t len = sizeof d->buf.hdr + d->used;
+	int32_t r = TASK_PID(d->link.task) == KERNEL_PID ? ship_to_host(d->link.code, d->buf.bytes, len)
+							  : ipc_kernel_send(&d->link, d->buf.bytes, len, 1);
 	if (r == 0) {
 		stats.batches++;
 		d->reported = 0;
@@ -257,6 +295,17 @@ void meter_tick(void)
 	for (int i = 0; i < METER_DESTS; i++)
 		if (dests[i].in_use && dests[i].count && now - dests[i].first_ns >= METER_FLUSH_NS)
 			ship(&dests[i]);
+}
+
+int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link)
+{
+	struct meter_dest *d = dest_of(p);
+	if (!d)
+		return 0;
+	*flags = p->meter_flags;
+	*batch = d->batch;
+	*meter_link = d->link;
+	return 1;
 }
 
 void meter_get_stats(struct meter_stats *s)

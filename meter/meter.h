@@ -41,6 +41,13 @@ void meter_flush_proc(struct proc *p);
 /* Called on every clock tick: sends batches older than METER_FLUSH_NS. */
 void meter_tick(void);
 
+/* A meter link to host service `name` (a filter on the host, reached
+ * through the node's host link): a kernel link whose code is the
+ * service's index in host=.  0, or E_NONAME. */
+int32_t meter_host_link(const char *name, struct link *out);
+/* p's meter settings, for a child created on another node. */
+int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link);
+
 /* Counters, for tests and the benchmark (KR_METERSTATS). */
 struct meter_stats {
 	uint32_t traces;    /* traces made */

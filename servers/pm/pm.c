@@ -151,6 +151,21 @@ static int forward(uint32_t node, uint32_t creator, struct pm_request *req, int 
 	return r < 0 ? r : rep->status;
 }
 
+/* A metered creator's children are metered like it, on any node: ask our
+ * kernel for the creator's settings (it also traces the creation) and set
+ * them on the new process, which is still stopped. */
+static void meter_like_creator(uint32_t node, uint32_t creator, uint32_t child)
+{
+	uint32_t w[3] = { KR_REMOTECREATED, creator, child }, settings[2];
+	struct message m = message_into(settings, sizeof settings);
+	if (call(LINK_KCTL_SLOT, w, sizeof w, -1, &m) < 0 || m.passed < 0)
+		return;
+	struct pm_request req = { .op = PM_SETMETER, .task = child, .flags = settings[0], .batch = settings[1] };
+	struct pm_reply rep;
+	forward(node, creator, &req, (int)PM_REQUEST_HEADER, m.passed, &rep);
+	destroylink(m.passed);
+}
+
 static void serve(const struct message *m, struct pm_request *req, int len)
 {
 	struct pm_reply rep = { 0, 0, -1 };
@@ -162,6 +177,8 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 		rep.status = E_BADREQ;
 	} else if (target_node(req) != my_node && req->op >= PM_CREATE && req->op <= PM_SETMETER) {
 		rep.status = from_pm ? E_INVAL : forward(target_node(req), creator, req, len, m->passed, &rep);
+		if (rep.status == 0 && req->op == PM_CREATE)
+			meter_like_creator(target_node(req), creator, rep.task);
 	} else if (req->op == PM_CREATE) {
 		rep.status = create(creator, req, (uint32_t)len, m->passed, &rep);
 		keep_passed = rep.status == 0;

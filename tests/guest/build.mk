@@ -4,7 +4,8 @@
 GUEST_SUITES := t_links t_message t_call t_movedata t_process t_hostile t_meter
 GTEST_SRCS := tests/guest/gtest.c
 
-PROGRAMS += $(GUEST_SUITES) t_child t_remote
+PROGRAMS += $(GUEST_SUITES) t_child t_remote t_mpp
+t_mpp_SRCS := tests/guest/t_mpp.c $(GTEST_SRCS)
 t_remote_SRCS := tests/guest/t_remote.c $(GTEST_SRCS)
 $(foreach t,$(GUEST_SUITES),$(eval $(t)_SRCS := tests/guest/$(t).c $(GTEST_SRCS)))
 t_child_SRCS := tests/guest/t_child.c
