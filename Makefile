@@ -68,9 +68,9 @@ $(DEPS_STAMP): arch/deps.sh
 check-unit: $(UNIT_BINS) $(DPM)
 	@bash tests/run-unit.sh $(BUILD)/tests/unit.count $(UNIT_BINS)
 
-# In-guest tests: one node per suite under qemu-system-i386.
-check-guest: $(X86_KERNEL)
-	@bash tests/run-guest.sh $(BUILD)/tests $(X86_KERNEL) $(GUEST_SUITES)
+# In-guest tests: one node per suite, on each machine (x86 and ARM).
+check-guest: $(X86_KERNEL) $(ARM_KERNEL)
+	@bash tests/run-guest.sh $(BUILD)/tests x86:$(X86_KERNEL) arm:$(ARM_KERNEL) -- $(GUEST_SUITES)
 
 check:
 	@rm -f $(BUILD)/tests/*.count

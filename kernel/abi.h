@@ -164,9 +164,12 @@ struct kr_procinfo {
 #define TASK_NODE(task) ((uint32_t)(task) >> 16)
 #define TASK_PID(task)  ((uint32_t)(task) & 0xffffu)
 #endif
-#define USER_BASE 0x40000000u
-#define USER_TOP  0xbf000000u
-#define USER_STACK_TOP 0xbeff0000u
-#define USER_STACK_PAGES 16
+/* User space (USER_BASE..USER_TOP, the stack below USER_STACK_TOP) is
+ * per machine: docs/arm.md.  Relative paths, so every includer finds them. */
+#ifdef __arm__
+#include "../arch/arm/user/layout.h"
+#else
+#include "../arch/x86/user/layout.h"
+#endif
 
 #endif

@@ -109,3 +109,23 @@ int GLUE(gettimeofday)(struct timeval *tv, void *tz)
 	tv->tv_usec = (suseconds_t)(now % 1000000000u / 1000);
 	return 0;
 }
+
+#ifdef __arm__
+/* ARM has no divide trap: the run-time ABI's division routines call these
+ * on a zero divisor.  UDF #0xd1 is the undefined instruction the ARM
+ * kernel reports as a divide fault (arch/arm/trap.c), so a division by
+ * zero ends the process as x86's #DE does. */
+int __aeabi_idiv0(int r);
+int __aeabi_idiv0(int r)
+{
+	__asm__ volatile(".inst 0xe7f00df1"); /* udf #0xd1 */
+	return r;
+}
+
+long long __aeabi_ldiv0(long long r);
+long long __aeabi_ldiv0(long long r)
+{
+	__asm__ volatile(".inst 0xe7f00df1");
+	return r;
+}
+#endif

@@ -67,6 +67,21 @@ static int offer_data(uint32_t rights, uint32_t size)
 	}
 }
 
+/* The three faults only a machine's own instructions can cause; the modes
+ * keep their x86 names on every machine. */
+#ifdef __arm__
+static void illegal_instruction(void) { __asm__ volatile(".inst 0xe7f000f0"); } /* udf #0 */
+/* Reading SCTLR is privileged (cpsid, the x86 cli's twin, is a no-op in
+ * user mode rather than a fault). */
+static void privileged_instruction(void) { uint32_t v; __asm__ volatile("mrc p15, 0, %0, c1, c0, 0" : "=r"(v)); sink = (int)v; }
+/* The UART's registers in the kernel's device window. */
+static void device_access(void) { sink = *(volatile int *)(ARM_DEVICE_WINDOW + 0x01000000u); }
+#else
+static void illegal_instruction(void) { __asm__ volatile("ud2"); }
+static void privileged_instruction(void) { __asm__ volatile("cli"); }
+static void device_access(void) { __asm__ volatile("outb %%al, $0xf4" : : "a"(0)); }
+#endif
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -199,7 +214,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "fault-text"))
 		*(volatile uint8_t *)(uintptr_t)main = 0xcc;
 	if (!strcmp(mode, "ud2"))
-		__asm__ volatile("ud2");
+		illegal_instruction();
 	if (!strcmp(mode, "div0")) {
 		volatile int zero = 0;
 		sink = 10 / zero;
@@ -207,9 +222,9 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "stack"))
 		sink = recurse(0);
 	if (!strcmp(mode, "cli"))
-		__asm__ volatile("cli");
+		privileged_instruction();
 	if (!strcmp(mode, "port"))
-		__asm__ volatile("outb %%al, $0xf4" : : "a"(0));
+		device_access();
 	printf("t_child: unknown mode '%s'\n", mode);
 	return 99;
 }

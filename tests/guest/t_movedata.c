@@ -130,7 +130,7 @@ static void forged_and_bad_arguments(void)
 static void unmapped_area(void)
 {
 	int a = createlink(1, mine, 4096, LINK_READ);
-	int hole = createlink(1, (void *)0x70000000, 4096, LINK_READ | LINK_WRITE);
+	int hole = createlink(1, (void *)((USER_BASE + USER_TOP) / 2), 4096, LINK_READ | LINK_WRITE);
 	CHECK(hole >= 0);                        /* a range may be named before it is mapped */
 	CHECK_EQ(movedata(a, 0, hole, 0, 16), E_BADADDR);
 	CHECK_EQ(movedata(hole, 0, a, 0, 16), E_RIGHTS);  /* a is read-only */

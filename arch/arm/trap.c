@@ -1,0 +1,108 @@
+/*
+ * arch/arm/trap.c - where every exception lands (trapentry.S builds the
+ * frame).  Kernel calls go to the portable dispatcher; the timer ticks the
+ * kernel; a fault in user mode ends the process (the node runs on); a
+ * fault in the kernel is a bug and panics.
+ *
+ * ARM has no divide trap: the run-time ABI's division routines call
+ * __aeabi_idiv0 on a zero divisor, and the program library's version
+ * (servers/lib/newlib_glue.c) executes UDF with DIV0_UDF_IMM, which is
+ * reported as a divide fault, as x86's #DE is.
+ */
+#include "kernel.h"
+#include "arm.h"
+#include "trapframe.h"
+#include "machine.h"
+
+#define UDF_MASK 0xfff000f0u
+#define UDF_A32 0xe7f000f0u
+#define DIV0_UDF_IMM 0xd1u   /* keep in step with servers/lib/newlib_glue.c */
+
+static int from_user(const struct trapframe *tf)
+{
+	return (tf->spsr & PSR_MODE_MASK) == PSR_MODE_USR;
+}
+
+static uint32_t udf_immediate(uint32_t insn)
+{
+	return ((insn >> 4) & 0xfff0u) | (insn & 0xfu);
+}
+
+/* What an undefined instruction in user mode means: the ABI's
+ * divide-by-zero trap, or an illegal (or privileged) instruction. */
+static uint32_t undef_reason(const struct trapframe *tf, uint32_t pc)
+{
+	if (tf->spsr & PSR_T)
+		return EXIT_FAULT_ILLEGAL;
+	const uint32_t *insn = arch_aspace_lookup(current->aspace, pc, 0);
+	if (insn && !(pc & 3) && (*insn & UDF_MASK) == UDF_A32 && udf_immediate(*insn) == DIV0_UDF_IMM)
+		return EXIT_FAULT_DIVIDE;
+	return EXIT_FAULT_ILLEGAL;
+}
+
+/* A user access to the kernel's device window is the ARM form of an x86
+ * process touching an I/O port. */
+static uint32_t abort_reason(uint32_t addr)
+{
+	if (addr >= ARM_DEVICE_WINDOW && addr < ARM_DEVICE_WINDOW_END)
+		return EXIT_FAULT_ILLEGAL;
+	return EXIT_FAULT_MEMORY;
+}
+
+static void irq(struct trapframe *tf)
+{
+	int id = gic_ack();
+	if (id < 0)
+		return;
+	if (id == IRQ_VTIMER) {
+		timer_rearm();
+		gic_eoi(id);  /* before kernel_tick, which may switch away for long */
+		kernel_timer_tick();
+		if (from_user(tf))
+			kernel_tick();
+		return;
+	}
+	arm_irq_dispatch(id);
+	gic_eoi(id);
+}
+
+void arm_trap(struct trapframe *tf);
+void arm_trap(struct trapframe *tf)
+{
+	switch (tf->trapno) {
+	case T_SVC:
+		/* From the kernel, an SVC is a semihosting call QEMU did not take
+		 * (started without -semihosting): ignore it. */
+		if (from_user(tf))
+			tf->r[0] = (uint32_t)syscall_dispatch(current, tf->r[7], tf->r[0], tf->r[1], tf->r[2],
+							      tf->r[3], tf->r[4]);
+		return;
+	case T_IRQ:
+		irq(tf);
+		return;
+	}
+	uint32_t pc = tf->pc, addr = 0, status = 0, reason = EXIT_FAULT_OTHER;
+	switch (tf->trapno) {
+	case T_UNDEF:
+		pc -= (tf->spsr & PSR_T) ? 2 : 4;
+		if (from_user(tf))
+			reason = undef_reason(tf, pc);
+		break;
+	case T_PABORT:
+		addr = read_ifar();
+		status = read_ifsr();
+		reason = abort_reason(addr);
+		break;
+	case T_DABORT:
+		addr = read_dfar();
+		status = read_dfsr();
+		reason = abort_reason(addr);
+		break;
+	}
+	if (from_user(tf)) {
+		kernel_user_fault(reason, addr, pc);
+		return;
+	}
+	panic("trap %u in kernel: pc 0x%x addr 0x%x status 0x%x lr 0x%x", tf->trapno, pc, addr, status,
+	      tf->svc_lr);
+}
