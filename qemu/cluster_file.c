@@ -229,11 +229,9 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 			return fail_at(c, at, "id %d is already used by '%s' at line %d", n->id,
 				       spec->nodes[other].name, spec->nodes[other].line);
 	} else if (!strcmp(key, "arch")) {
-		if (!strcmp(value, "arm"))
-			return fail_at(c, at, "arch 'arm' is not supported yet; use x86");
-		if (strcmp(value, "x86"))
+		if (strcmp(value, "x86") && strcmp(value, "arm"))
 			return fail_at(c, at, "unknown arch '%s'; expected x86 or arm", value);
-		n->arch = CLUSTER_X86;
+		n->arch = strcmp(value, "arm") ? CLUSTER_X86 : CLUSTER_ARM;
 	} else if (!strcmp(key, "memory")) {
 		if (parse_range(value, CLUSTER_MIN_MEMORY, CLUSTER_MAX_MEMORY, &n->memory_mib))
 			return fail_at(c, at, "memory must be a number of MiB from %d to %d, not '%s'",

@@ -6,11 +6,15 @@
  * socket lets one client type into the node later.  NIC MAC addresses carry
  * the node id in their last byte (52:54:00:00:00:NN on the LAN,
  * 52:54:00:00:01:NN on the host-services NIC), so a frame's source tells
- * its node.
+ * its node.  What differs between machines (x86: qemu-system-i386 with PCI
+ * virtio and isa-debug-exit; ARM: the virt machine with virtio-mmio and
+ * semihosting for power-off) is one row of `machines`; both power off with
+ * the same statuses (docs/arm.md).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster_qemu.h"
 #include "cluster_state.h"
@@ -94,8 +98,31 @@ static int node_file(const struct cluster_node *n, const struct node_launch *l, 
 	return 0;
 }
 
+struct machine {
+	const char *qemu;            /* the emulator                             */
+	const char *args[6];         /* machine options, NULL-terminated          */
+	const char *nic;             /* virtio-net device model                   */
+};
+
+static const struct machine machines[] = {
+	[CLUSTER_X86] = { "qemu-system-i386", { "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" },
+			  "virtio-net-pci" },
+	[CLUSTER_ARM] = { "qemu-system-arm", { "-M", "virt", "-cpu", "cortex-a15", "-semihosting" },
+			  "virtio-net-device" },
+};
+
+int qemu_arm_kernel(const char *x86_kernel, char *out, size_t size)
+{
+	const char *x86_dir = "/x86/kernel.elf";
+	size_t n = strlen(x86_kernel), k = strlen(x86_dir);
+	if (n < k || strcmp(x86_kernel + n - k, x86_dir) || n >= size)
+		return -1;
+	snprintf(out, size, "%.*s/arm/kernel.elf", (int)(n - k), x86_kernel);
+	return 0;
+}
+
 static int host_nic(const struct cluster_node *n, const struct node_launch *l,
-		    struct qemu_command *cmd)
+		    const struct machine *m, struct qemu_command *cmd)
 {
 	char netdev[4096];
 	size_t used = 0;
@@ -106,18 +133,25 @@ static int host_nic(const struct cluster_node *n, const struct node_launch *l,
 			   CLUSTER_HOST_ADDR, l->services[i].port, l->services[i].port))
 			return -1;
 	return arg(cmd, "-netdev") || arg(cmd, "%s", netdev) || arg(cmd, "-device") ||
-	       arg(cmd, "virtio-net-pci,netdev=host,mac=52:54:00:00:01:%02x", n->id);
+	       arg(cmd, "%s,netdev=host,mac=52:54:00:00:01:%02x", m->nic, n->id);
 }
 
 int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 		      struct qemu_command *cmd, char *err, size_t errlen)
 {
-	char cmdline[1024], sock[8192], console[8192], sw[8192];
+	char cmdline[1024], sock[8192], console[8192], sw[8192], arm_kernel[4096];
 	memset(cmd, 0, sizeof *cmd);
-	if (n->arch != CLUSTER_X86) {
-		snprintf(err, errlen, "node '%s': arch %s is not supported yet", n->name,
-			 cluster_arch_name(n->arch));
-		return -1;
+	const struct machine *m = &machines[n->arch == CLUSTER_ARM ? CLUSTER_ARM : CLUSTER_X86];
+	const char *kernel = l->kernel;
+	if (n->arch == CLUSTER_ARM) {
+		kernel = l->arm_kernel;
+		if (!kernel && qemu_arm_kernel(l->kernel, arm_kernel, sizeof arm_kernel) == 0)
+			kernel = arm_kernel;
+		if (!kernel || access(kernel, R_OK)) {
+			snprintf(err, errlen, "node '%s': arch arm needs the ARM kernel%s%s beside the x86 one "
+				 "(build it with 'make')", n->name, kernel ? " " : "", kernel ? kernel : "");
+			return -1;
+		}
 	}
 	if (node_file(n, l, NODE_SOCKET_SUFFIX, 1, sock, sizeof sock, err, errlen) ||
 	    node_file(n, l, NODE_CONSOLE_SUFFIX, 0, console, sizeof console, err, errlen))
@@ -130,19 +164,21 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 		snprintf(err, errlen, "node '%s': kernel command line too long", n->name);
 		return -1;
 	}
-	int bad = arg(cmd, "qemu-system-i386") || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
+	int bad = arg(cmd, "%s", m->qemu);
+	for (int i = 0; m->args[i]; i++)
+		bad = bad || arg(cmd, "%s", m->args[i]);
+	bad = bad || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
 		  arg(cmd, "-m") || arg(cmd, "%d", n->memory_mib) ||
-		  arg(cmd, "-kernel") || arg(cmd, "%s", l->kernel) ||
+		  arg(cmd, "-kernel") || arg(cmd, "%s", kernel) ||
 		  arg(cmd, "-append") || arg(cmd, "%s", cmdline) ||
 		  arg(cmd, "-display") || arg(cmd, "none") || arg(cmd, "-nodefaults") ||
 		  arg(cmd, "-no-reboot") || arg(cmd, "-chardev") ||
 		  arg(cmd, "socket,id=console,path=%s,server=on,wait=off,logfile=%s", sock, console) ||
 		  arg(cmd, "-serial") || arg(cmd, "chardev:console") ||
-		  arg(cmd, "-device") || arg(cmd, "isa-debug-exit,iobase=0xf4,iosize=0x04") ||
 		  arg(cmd, "-netdev") || arg(cmd, "vde,id=lan,sock=%s", sw) ||
 		  arg(cmd, "-device") ||
-		  arg(cmd, "virtio-net-pci,netdev=lan,mac=52:54:00:00:00:%02x", n->id) ||
-		  (l->services && l->nservices > 0 && host_nic(n, l, cmd));
+		  arg(cmd, "%s,netdev=lan,mac=52:54:00:00:00:%02x", m->nic, n->id) ||
+		  (l->services && l->nservices > 0 && host_nic(n, l, m, cmd));
 	if (bad) {
 		snprintf(err, errlen, "node '%s': QEMU command line too long", n->name);
 		return -1;

@@ -19,7 +19,9 @@
 
 struct node_launch {
 	const char *dir;                          /* state directory (absolute) */
-	const char *kernel;                       /* kernel image */
+	const char *kernel;                       /* x86 kernel image */
+	const char *arm_kernel;                   /* ARM kernel image; NULL: the one
+						     beside the x86 one (qemu_arm_kernel) */
 	const struct cluster_spec *spec;          /* every node (for peers=) */
 	const struct cluster_service *services;   /* ports resolved; NULL: no host NIC */
 	int nservices;
@@ -33,6 +35,10 @@ struct qemu_command {
 	char buf[16384];
 	size_t used;
 };
+
+/* The ARM kernel that belongs with an x86 one: BUILD/x86/kernel.elf ->
+ * BUILD/arm/kernel.elf; -1 when x86_kernel is not named so. */
+int qemu_arm_kernel(const char *x86_kernel, char *out, size_t size);
 
 /* The kernel command line of node n: node=, peers=, host=NAME:PORT,...
  * (when there are services; docs/network.md), the node's kernel words, then init's arguments. */

@@ -128,6 +128,16 @@ static void test_attribute_errors(void **state)
 	assert_error("node a id=1 id=2\n", "c.cluster:1:13: attribute 'id' given twice");
 }
 
+static void test_arch_arm_and_x86_mix(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a arch=arm\nnode b arch=x86\nnode c\n"), 0);
+	assert_int_equal(spec.nodes[0].arch, CLUSTER_ARM);
+	assert_int_equal(spec.nodes[1].arch, CLUSTER_X86);
+	assert_int_equal(spec.nodes[2].arch, CLUSTER_X86);
+	assert_string_equal(cluster_arch_name(spec.nodes[0].arch), "arm");
+}
+
 static void test_value_errors(void **state)
 {
 	(void)state;
@@ -140,7 +150,6 @@ static void test_value_errors(void **state)
 		     "c.cluster:1:8: memory must be a number of MiB from 16 to 2048, not '8'");
 	assert_error("node a memory=64M\n",
 		     "c.cluster:1:8: memory must be a number of MiB from 16 to 2048, not '64M'");
-	assert_error("node a arch=arm\n", "c.cluster:1:8: arch 'arm' is not supported yet; use x86");
 	assert_error("node a arch=sparc\n", "c.cluster:1:8: unknown arch 'sparc'; expected x86 or arm");
 	assert_error("node a init=\"hello x=1\"\n",
 		     "c.cluster:1:8: init argument 'x=1' contains '=', which makes it a kernel word");
@@ -232,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_nodes_booted_elsewhere),
 		cmocka_unit_test(test_statement_errors),
 		cmocka_unit_test(test_attribute_errors),
+		cmocka_unit_test(test_arch_arm_and_x86_mix),
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_unreadable_file),

@@ -1,14 +1,18 @@
 /*
  * tests/unit/test_cluster_qemu.c - a node's QEMU command line, argument by
  * argument: kernel words, console chardev, LAN NIC, the host-services NIC
- * only when there are services, QEMU's comma escaping; and the banner
- * check `up` waits on.
+ * only when there are services, QEMU's comma escaping, the ARM node's
+ * machine (virt, semihosting, virtio-mmio devices, its own kernel); and the
+ * banner check `up` waits on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -64,11 +68,11 @@ static void test_node_without_services(void **state)
 	struct node_launch l = { .dir = "/run/c", .kernel = "/b/kernel.elf", .spec = &spec };
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_string_equal(joined(),
-		"qemu-system-i386|-name|n2|-m|32|-kernel|/b/kernel.elf|-append|node=2 peers=2|"
+		"qemu-system-i386|-device|isa-debug-exit,iobase=0xf4,iosize=0x04|"
+		"-name|n2|-m|32|-kernel|/b/kernel.elf|-append|node=2 peers=2|"
 		"-display|none|-nodefaults|-no-reboot|"
 		"-chardev|socket,id=console,path=/run/c/n2.sock,server=on,wait=off,"
 		"logfile=/run/c/n2.console|-serial|chardev:console|"
-		"-device|isa-debug-exit,iobase=0xf4,iosize=0x04|"
 		"-netdev|vde,id=lan,sock=/run/c/switch|"
 		"-device|virtio-net-pci,netdev=lan,mac=52:54:00:00:00:02");
 }
@@ -126,6 +130,74 @@ static void test_banner_is_matched_exactly(void **state)
 	assert_true(qemu_console_has_banner("DPM kernel: node 12\nDPM kernel: node 1\n", 1));
 }
 
+/* A readable file standing for the ARM kernel image; removed by the caller. */
+static void make_arm_kernel(char *dir, char *path, size_t size)
+{
+	strcpy(dir, "/tmp/dpm-test-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, size, "%s/arm", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, size, "%s/arm/kernel.elf", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+static void test_arm_node_gets_the_virt_machine(void **state)
+{
+	(void)state;
+	char dir[64], arm[128], x86[128];
+	make_arm_kernel(dir, arm, sizeof arm);
+	snprintf(x86, sizeof x86, "%s/x86/kernel.elf", dir);   /* need not exist for an ARM node */
+	load("node a1 id=3 arch=arm memory=64\n");
+	struct node_launch l = { .dir = "/run/c", .kernel = x86, .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	char want[1024];
+	snprintf(want, sizeof want,
+		 "qemu-system-arm|-M|virt|-cpu|cortex-a15|-semihosting|-name|a1|-m|64|-kernel|%s|"
+		 "-append|node=3 peers=3|-display|none|-nodefaults|-no-reboot|"
+		 "-chardev|socket,id=console,path=/run/c/a1.sock,server=on,wait=off,"
+		 "logfile=/run/c/a1.console|-serial|chardev:console|"
+		 "-netdev|vde,id=lan,sock=/run/c/switch|"
+		 "-device|virtio-net-device,netdev=lan,mac=52:54:00:00:00:03", arm);
+	assert_string_equal(joined(), want);
+
+	struct cluster_service sv[1] = { { .name = "meter", .port = 40001 } };
+	l.services = sv;
+	l.nservices = 1;
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_string_equal(cmd.argv[cmd.argc - 1], "virtio-net-device,netdev=host,mac=52:54:00:00:01:03");
+	unlink(arm);
+	snprintf(x86, sizeof x86, "%s/arm", dir);
+	rmdir(x86);
+	rmdir(dir);
+}
+
+static void test_arm_kernel_is_found_beside_the_x86_one(void **state)
+{
+	(void)state;
+	char out[64];
+	assert_int_equal(qemu_arm_kernel("/w/build/x86/kernel.elf", out, sizeof out), 0);
+	assert_string_equal(out, "/w/build/arm/kernel.elf");
+	assert_int_equal(qemu_arm_kernel("/w/my-kernel.elf", out, sizeof out), -1);
+	assert_int_equal(qemu_arm_kernel("/w/build/x86/kernel.elf", out, 10), -1);
+}
+
+static void test_arm_node_without_its_kernel_is_refused(void **state)
+{
+	(void)state;
+	load("node a id=1 arch=arm\nnode b id=2\n");
+	struct node_launch l = { .dir = "/c", .kernel = "/nonexistent/x86/kernel.elf", .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), -1);
+	assert_string_equal(err, "node 'a': arch arm needs the ARM kernel /nonexistent/arm/kernel.elf "
+				 "beside the x86 one (build it with 'make')");
+	l.kernel = "/k.elf";  /* no ARM kernel can be derived */
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), -1);
+	assert_string_equal(err, "node 'a': arch arm needs the ARM kernel beside the x86 one (build it with 'make')");
+	assert_int_equal(qemu_node_command(&spec.nodes[1], &l, &cmd, err, sizeof err), 0); /* x86 is fine */
+	assert_string_equal(cmd.argv[0], "qemu-system-i386");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +206,9 @@ int main(void)
 		cmocka_unit_test(test_node_with_services_gets_a_second_nic),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
 		cmocka_unit_test(test_too_long_socket_path_is_refused),
+		cmocka_unit_test(test_arm_node_gets_the_virt_machine),
+		cmocka_unit_test(test_arm_kernel_is_found_beside_the_x86_one),
+		cmocka_unit_test(test_arm_node_without_its_kernel_is_refused),
 		cmocka_unit_test(test_banner_is_matched_exactly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
