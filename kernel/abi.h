@@ -125,8 +125,18 @@ enum kreq {
 	/* 40..47: the disk (kernel/disk.c), 48..55: host gateway; served by
 	 * device services in their own files through kdevice_service() */
 	KR_DEVICE_FIRST = 40,
+	/* the node's disk (kernel/disk.c, docs/fs.md); LINK_KDISK only: */
+	KR_DISK_FIRST = 40,
+	KR_DISK_INFO = 40,    /* reply: uint64 sectors (512 bytes each)        */
+	KR_DISK_READ = 41,    /* uint32 sector lo, hi, count (1..8); reply: data */
+	KR_DISK_WRITE = 42,   /* uint32 sector lo, hi, count (1..7), then data  */
+	KR_DISKLINK = 47,     /* LINK_KCTL only: reply carries a LINK_KDISK link */
+	KR_DISK_LAST = 47,
+	/* 48..63: other device services (host gateway, ...) */
 	KR_DEVICE_LAST = 63
 };
+#define KR_DISK_HEADER 16u    /* kind, sector lo, sector hi, count           */
+#define E_DISKIO (-40)        /* KR_DISK_*: the device reported an error     */
 
 /* Why a process ended (notifications, TERMPROCESS traces). */
 enum exit_reason {

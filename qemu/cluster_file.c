@@ -240,6 +240,11 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 		if (strcmp(value, "yes") && strcmp(value, "no"))
 			return fail_at(c, at, "boot must be yes or no, not '%s'", value);
 		n->remote = !strcmp(value, "no");
+	} else if (!strcmp(key, "disk")) {
+		if (!*value || strlen(value) >= sizeof n->disk)
+			return fail_at(c, at, "disk must be the path of an image file of at most %zu characters",
+				       sizeof n->disk - 1);
+		strcpy(n->disk, value);
 	} else if ((!strcmp(key, "init") || !strcmp(key, "kernel")) && strlen(value) >= sizeof n->init) {
 		return fail_at(c, at, "value of '%s' is longer than %zu characters", key, sizeof n->init - 1);
 	} else if (!strcmp(key, "init")) {
@@ -436,6 +441,7 @@ int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t e
 		struct cluster_node add = model;
 		add.id = lowest_free_id(spec);
 		add.init[0] = '\0';
+		add.disk[0] = '\0'; /* a disk image belongs to one node */
 		add.line = 0;
 		add.remote = 0;
 		snprintf(add.name, sizeof add.name, "n%d", add.id);

@@ -31,6 +31,7 @@ struct cluster_node {
 	char init[CLUSTER_WORDS_MAX];    /* init's arguments, words separated by spaces */
 	char kernel[CLUSTER_WORDS_MAX];  /* extra kernel key=value words */
 	int remote;                      /* boot=no: booted on another host, only in peers= */
+	char disk[CLUSTER_WORDS_MAX];    /* disk=: the node's disk image (docs/fs.md), or "" */
 	int line;                        /* where it was defined (0: added by --nodes) */
 };
 

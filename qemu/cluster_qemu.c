@@ -11,6 +11,7 @@
  * semihosting for power-off) is one row of `machines`; both power off with
  * the same statuses (docs/arm.md).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,13 +103,14 @@ struct machine {
 	const char *qemu;            /* the emulator                             */
 	const char *args[6];         /* machine options, NULL-terminated          */
 	const char *nic;             /* virtio-net device model                   */
+	const char *disk;            /* virtio-blk device model                   */
 };
 
 static const struct machine machines[] = {
 	[CLUSTER_X86] = { "qemu-system-i386", { "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" },
-			  "virtio-net-pci" },
+			  "virtio-net-pci", "virtio-blk-pci" },
 	[CLUSTER_ARM] = { "qemu-system-arm", { "-M", "virt", "-cpu", "cortex-a15", "-semihosting" },
-			  "virtio-net-device" },
+			  "virtio-net-device", "virtio-blk-device" },
 };
 
 int qemu_arm_kernel(const char *x86_kernel, char *out, size_t size)
@@ -136,6 +138,15 @@ static int host_nic(const struct cluster_node *n, const struct node_launch *l,
 	       arg(cmd, "%s,netdev=host,mac=52:54:00:00:01:%02x", m->nic, n->id);
 }
 
+/* The node's disk image as a virtio-blk device (docs/fs.md). */
+static int disk_drive(const struct cluster_node *n, const struct machine *m, struct qemu_command *cmd)
+{
+	char path[2 * CLUSTER_WORDS_MAX];
+	qemu_escape(n->disk, path, sizeof path);
+	return arg(cmd, "-drive") || arg(cmd, "file=%s,format=raw,if=none,id=disk", path) ||
+	       arg(cmd, "-device") || arg(cmd, "%s,drive=disk", m->disk);
+}
+
 int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 		      struct qemu_command *cmd, char *err, size_t errlen)
 {
@@ -152,6 +163,11 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 				 "(build it with 'make')", n->name, kernel ? " " : "", kernel ? kernel : "");
 			return -1;
 		}
+	}
+	if (n->disk[0] && access(n->disk, R_OK | W_OK)) {
+		snprintf(err, errlen, "node '%s': disk image '%s': %s (make one with `dpm disk create`)",
+			 n->name, n->disk, strerror(errno));
+		return -1;
 	}
 	if (node_file(n, l, NODE_SOCKET_SUFFIX, 1, sock, sizeof sock, err, errlen) ||
 	    node_file(n, l, NODE_CONSOLE_SUFFIX, 0, console, sizeof console, err, errlen))
@@ -178,7 +194,8 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 		  arg(cmd, "-netdev") || arg(cmd, "vde,id=lan,sock=%s", sw) ||
 		  arg(cmd, "-device") ||
 		  arg(cmd, "%s,netdev=lan,mac=52:54:00:00:00:%02x", m->nic, n->id) ||
-		  (l->services && l->nservices > 0 && host_nic(n, l, m, cmd));
+		  (l->services && l->nservices > 0 && host_nic(n, l, m, cmd)) ||
+		  (n->disk[0] && disk_drive(n, m, cmd));
 	if (bad) {
 		snprintf(err, errlen, "node '%s': QEMU command line too long", n->name);
 		return -1;

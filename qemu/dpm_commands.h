@@ -15,6 +15,7 @@ int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
 int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
+int disk_main(int argc, char **argv);       /* qemu/disk.c */
 
 #define DPM_SUBCOMMANDS \
 	{ "version", version_main, "print the version of dpm and its trace format" }, \
@@ -23,6 +24,7 @@ int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
 	{ "dump", dump_main, "print a filter log as text or CSV" }, \
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \
 	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" }, \
-	{ "causality", causality_main, "paths of causality of requests through servers" },
+	{ "causality", causality_main, "paths of causality of requests through servers" }, \
+	{ "disk", disk_main, "create a node's disk image holding an empty file system" },
 
 #endif

@@ -34,6 +34,9 @@ void virtio_attach(struct virtio_dev *d)
 	case VIRTIO_TYPE_NET:
 		r = virtio_net_attach(d);
 		break;
+	case VIRTIO_TYPE_BLK:
+		r = virtio_blk_attach(d);
+		break;
 	default:
 		kprintf("virtio: %s: device type %u has no driver; ignored\n", d->where, d->type);
 		return;

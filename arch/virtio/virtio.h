@@ -127,6 +127,7 @@ uint32_t virtq_legacy_bytes(uint16_t size);
 
 /* Drivers (one function per device type). */
 int virtio_net_attach(struct virtio_dev *d);
+int virtio_blk_attach(struct virtio_dev *d);
 
 static inline uint64_t virtio_addr(const void *p) { return (uint64_t)(uintptr_t)p; }
 static inline void virtio_barrier(void) { __sync_synchronize(); }

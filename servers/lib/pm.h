@@ -20,8 +20,10 @@ enum pm_op {
 	PM_STOP = 3,
 	PM_KILL = 4,
 	PM_GIVELINK = 5, /* passed link goes into `slot` of `task` (-1: first free) */
-	PM_SETMETER = 6  /* flags, batch; passed link: the meter link (optional
+	PM_SETMETER = 6, /* flags, batch; passed link: the meter link (optional
 	                    when the process already has one) */
+	PM_DISKLINK = 7  /* node (0: this one); the reply carries a kernel link
+	                    with LINK_KDISK to that node's disk (docs/fs.md) */
 };
 
 #define PM_ARGS_MAX 1024
@@ -58,6 +60,10 @@ int pm_givelink(uint32_t task, int slot, int link);
 /* Meter `task`: trace the events in `flags` (METER_FLAG(type) bits) in
  * batches of `batch` (0: default) over meter_link (-1: keep its link). */
 int pm_setmeter(uint32_t task, uint32_t flags, int meter_link, uint32_t batch);
+/* A kernel link with LINK_KDISK to node `node`'s disk (0: this node): its
+ * index, or an E_* code (E_BADREQ: that node has no disk).  Any process may
+ * ask: the disk is as open as the file system servers that use it. */
+int pm_disklink(uint32_t node);
 /* Create and start; returns as pm_create. */
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task);
 /* Wait on notify_link's code for the notice about `task`; 0 and *notice. */

@@ -65,6 +65,23 @@ int pm_setmeter(uint32_t task, uint32_t flags, int meter_link, uint32_t batch)
 	return pm_request(&req, meter_link, &rep);
 }
 
+int pm_disklink(uint32_t node)
+{
+	struct pm_request req = { .op = PM_DISKLINK, .node = node };
+	struct pm_reply rep;
+	struct message m = message_into(&rep, sizeof rep);
+	int r = call(LINK_PM, &req, PM_REQUEST_HEADER, -1, &m);
+	if (r >= 0 && r < (int)sizeof(int32_t))
+		r = E_BADREQ;
+	else if (r >= 0)
+		r = rep.status;
+	if (r < 0 && m.passed >= 0)
+		destroylink(m.passed);
+	if (r < 0)
+		return r;
+	return m.passed >= 0 ? m.passed : E_BADREQ;
+}
+
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task)
 {
 	int r = pm_create(argv, notify_link, task);

@@ -125,15 +125,15 @@ static void process_ended(const struct kr_exit_notice *n)
 /* The node a request is about: where to create, or where the task is. */
 static uint32_t target_node(const struct pm_request *req)
 {
-	if (req->op == PM_CREATE)
+	if (req->op == PM_CREATE || req->op == PM_DISKLINK)
 		return req->node ? req->node : my_node;
 	return req->task >> 16;
 }
 
 /* Hand the request to the process manager of `node`, acting for `creator`,
- * and return its answer. */
+ * and return its answer (a link its reply carries goes to *got_link). */
 static int forward(uint32_t node, uint32_t creator, struct pm_request *req, int len, int passed,
-		   struct pm_reply *rep)
+		   struct pm_reply *rep, int *got_link)
 {
 	if (node == 0 || node > 255)
 		return E_INVAL;
@@ -148,6 +148,7 @@ static int forward(uint32_t node, uint32_t creator, struct pm_request *req, int 
 	req->on_behalf = creator;
 	struct message m = message_into(rep, sizeof *rep);
 	int r = call(pm_link[node], req, (uint32_t)len, passed, &m);
+	*got_link = m.passed;
 	return r < 0 ? r : rep->status;
 }
 
@@ -162,21 +163,25 @@ static void meter_like_creator(uint32_t node, uint32_t creator, uint32_t child)
 		return;
 	struct pm_request req = { .op = PM_SETMETER, .task = child, .flags = settings[0], .batch = settings[1] };
 	struct pm_reply rep;
-	forward(node, creator, &req, (int)PM_REQUEST_HEADER, m.passed, &rep);
+	int got = -1;
+	forward(node, creator, &req, (int)PM_REQUEST_HEADER, m.passed, &rep, &got);
 	destroylink(m.passed);
+	if (got >= 0)
+		destroylink(got);
 }
 
 static void serve(const struct message *m, struct pm_request *req, int len)
 {
 	struct pm_reply rep = { 0, 0, -1 };
-	int keep_passed = 0;
+	int keep_passed = 0, reply_link = -1;
 	/* another node's process manager may act for the original requester */
 	int from_pm = (m->from & 0xffff) == PM_PID && (m->from >> 16) != my_node;
 	uint32_t creator = from_pm && req->on_behalf ? req->on_behalf : m->from;
 	if (len < (int)PM_REQUEST_HEADER) {
 		rep.status = E_BADREQ;
-	} else if (target_node(req) != my_node && req->op >= PM_CREATE && req->op <= PM_SETMETER) {
-		rep.status = from_pm ? E_INVAL : forward(target_node(req), creator, req, len, m->passed, &rep);
+	} else if (target_node(req) != my_node && req->op >= PM_CREATE && req->op <= PM_DISKLINK) {
+		rep.status = from_pm ? E_INVAL
+				     : forward(target_node(req), creator, req, len, m->passed, &rep, &reply_link);
 		if (rep.status == 0 && req->op == PM_CREATE)
 			meter_like_creator(target_node(req), creator, rep.task);
 	} else if (req->op == PM_CREATE) {
@@ -184,13 +189,22 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 		keep_passed = rep.status == 0;
 	} else if (req->op >= PM_START && req->op <= PM_SETMETER) {
 		rep.status = control(creator, req, m->passed, &rep);
+	} else if (req->op == PM_DISKLINK) {
+		/* anyone may have the disk: the file system servers are plain processes */
+		uint32_t w[1] = { KR_DISKLINK };
+		struct message k = message_into(NULL, 0);
+		int r = call(LINK_KCTL_SLOT, w, sizeof w, -1, &k);
+		rep.status = r < 0 ? r : 0;
+		reply_link = k.passed;
 	} else {
 		rep.status = E_BADREQ;
 	}
 	if (m->passed >= 0 && !keep_passed)
 		destroylink(m->passed);
 	if (m->reply >= 0)
-		sendmessage(m->reply, &rep, sizeof rep, -1);
+		sendmessage(m->reply, &rep, sizeof rep, rep.status == 0 ? reply_link : -1);
+	if (reply_link >= 0)
+		destroylink(reply_link);
 }
 
 int main(void)

@@ -1,0 +1,99 @@
+/*
+ * arch/virtio/virtio_blk.c - the virtio block device: one request queue
+ * (queue 0).  A request is a three-part chain: the 16-byte header (type,
+ * sector), the data, and a one-byte status the device writes.  Requests are
+ * served one at a time and synchronously: the driver kicks the queue and
+ * polls the used ring until the device hands the chain back, with a bound
+ * on the wait.  The kernel runs with interrupts off and a request of a few
+ * sectors completes within microseconds, so polling keeps the disk service
+ * simple (no waiting process, no interrupt handler) at no real cost.
+ * Legacy config space: the capacity in 512-byte sectors at offset 0.
+ */
+#include "kernel.h"
+#include "virtio.h"
+#include "disk.h"
+
+#define VIRTIO_BLK_T_IN 0
+#define VIRTIO_BLK_T_OUT 1
+#define VIRTIO_BLK_S_OK 0
+#define VBLK_TIMEOUT_NS 5000000000ull   /* a request unanswered this long failed */
+
+struct vblk_header {
+	uint32_t type;
+	uint32_t reserved;
+	uint64_t sector;
+};
+
+struct vblk {
+	struct virtio_dev *dev;
+	struct virtq vq;
+	struct vblk_header header;
+	volatile uint8_t status;
+	struct blockdev bdev;
+};
+
+static struct vblk the_vblk;
+static int attached;
+
+static uint64_t read_capacity(struct virtio_dev *d)
+{
+	uint64_t c = 0;
+	for (uint32_t i = 0; i < 8; i++)
+		c |= (uint64_t)d->ops->config_read8(d, i) << (8 * i);
+	return c;
+}
+
+/* Wait for the one request in flight; 0 when the device returned it. */
+static int wait_used(struct vblk *v)
+{
+	uint64_t start = arch_clock_ns();
+	uint32_t spins = 0;
+	while (virtq_get_used(&v->vq, NULL) == NULL) {
+		if ((++spins & 1023) == 0 && arch_clock_ns() - start > VBLK_TIMEOUT_NS)
+			return -1;
+	}
+	return 0;
+}
+
+static int32_t vblk_transfer(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count)
+{
+	struct vblk *v = b->driver;
+	if (count == 0 || count * DISK_SECTOR > DISK_MAX_BYTES || sector + count > b->sectors)
+		return E_INVAL;
+	v->header = (struct vblk_header){ write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN, 0, sector };
+	v->status = 0xff;
+	struct virtq_seg segs[3] = {
+		{ &v->header, sizeof v->header, 0 },
+		{ buf, count * DISK_SECTOR, !write },
+		{ (void *)&v->status, 1, 1 },
+	};
+	if (virtq_add(&v->vq, segs, 3, v) < 0)
+		return E_DISKIO;
+	virtq_kick(&v->vq);
+	if (wait_used(v) < 0) {
+		kprintf("virtio-blk: %s: request for sector %u not answered\n", v->dev->where, (unsigned)sector);
+		return E_DISKIO;
+	}
+	return v->status == VIRTIO_BLK_S_OK ? 0 : E_DISKIO;
+}
+
+int virtio_blk_attach(struct virtio_dev *d)
+{
+	if (attached) {
+		kprintf("virtio-blk: %s: a node has one disk; ignored\n", d->where);
+		return 0;
+	}
+	struct vblk *v = &the_vblk;
+	v->dev = d;
+	virtio_begin_init(d, 0);
+	if (virtq_init(&v->vq, d, 0) < 0)
+		return -1;
+	v->bdev = (struct blockdev){
+		.driver_name = "virtio-blk", .sectors = read_capacity(d), .driver = v, .transfer = vblk_transfer,
+	};
+	d->driver = v;
+	virtio_driver_ok(d);
+	attached = 1;
+	disk_register(&v->bdev);
+	return 0;
+}
