@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/cluster/cluster_test_mixed.sh - a cluster of both machines: 2 ARM
+# and 2 x86 nodes, node 1 an ARM node running the guest suite t_remote
+# (tests/guest/t_remote.c), whose helpers land on nodes 2-4 (x86, x86,
+# ARM), so messages, CALL replies, passed links and MOVEDATA cross between
+# the architectures in both directions.  When the suite prints
+# "KILL-NODE 4" this script kills node 4 (ARM), and the suite checks that
+# its senders get E_NODEDOWN while the others run on.  The wire formats are
+# 32-bit little-endian on both machines; this is where that is exercised.
+. "$(dirname "$0")/cluster_lib.sh"
+
+d=$(new_cluster_dir mixed)
+cat >"$TEST_DIR/mixed.cluster" <<'CLUSTER'
+node n1 id=1 arch=arm init="--halt t_remote"
+node n2 id=2 arch=x86
+node n3 id=3 arch=x86
+node n4 id=4 arch=arm
+CLUSTER
+expect_status 0 "mixed: up 2 ARM and 2 x86 nodes" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/mixed.cluster" >/dev/null
+console=$d/n1.console
+check "mixed: node 1 booted the ARM kernel" grep -q '^arm: ' "$console"
+check "mixed: node 2 booted the x86 kernel" grep -q '^x86: ' "$d/n2.console"
+
+asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
+suite_done() { grep -q '^init: t_remote ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
+if wait_until 240 asked_to_kill; then
+	kill -KILL "$(status_field "$d" n4 5)"
+fi
+wait_until 120 suite_done
+
+while read -r line; do
+	case $line in
+	"ok "*) ok "mixed: ${line#ok * - }" ;;
+	"not ok "*) not_ok "mixed: ${line#not ok * - }" ;;
+	esac
+done < <(grep -E '^(ok|not ok) ' "$console")
+check "mixed: all 8 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 8 ]
+check "mixed: node 1 (ARM) powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
+check "mixed: nodes 2 and 3 (x86) ran on" [ "$(status_field "$d" n2 6)" = running ] && [ "$(status_field "$d" n3 6)" = running ]
+"$DPM" cluster down --dir "$d" >/dev/null
