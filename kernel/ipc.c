@@ -178,6 +178,14 @@ int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, i
 	int32_t err;
 	if (TASK_PID(to->task) == KERNEL_PID)
 		return E_NODEDOWN; /* kernel destinations: the host path (meter.c) */
+	if (is_meter && TASK_NODE(to->task) == node_id) {
+		/* a backed-up filter: refuse before copying the batch */
+		struct proc *dest = proc_by_task(to->task);
+		if (!dest)
+			return E_DEAD;
+		if (dest->queue.len >= QUEUE_MAX)
+			return E_QUEUEFULL;
+	}
 	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
 	if (!m)
 		return err;

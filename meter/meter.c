@@ -107,8 +107,10 @@ static int32_t ship(struct meter_dest *d)
 
 static void put_record(struct meter_dest *d, struct proc *p, uint32_t type, const void *body, uint32_t body_len)
 {
+	uint64_t now = arch_clock_ns();
 	struct trace_header h = {
-		.machine = node_id, .traceType = type, .time = arch_clock_ns(), .procTime = proc_cpu_ns(p),
+		.machine = node_id, .traceType = type, .time = now,
+		.procTime = p == current ? p->cpu_ns + (now - p->run_start) : p->cpu_ns,
 		.seq = node_seq++, .load = proc_runnable_count(), .task = p->task,
 		.size = TRACE_HEADER_SIZE + body_len,
 	};

@@ -80,6 +80,20 @@ $(X86)/bootimage.S: $(X86_PROGRAM_FILES) arch/mkbootimage.sh
 $(X86)/bootimage.o: $(X86)/bootimage.S
 	gcc -m32 -c -o $@ $<
 
+# The same kernel without meter probes (METERED() is 0): the baseline of
+# `make bench`'s "metering compiled in but off" comparison.
+X86_NOMETER_KERNEL := $(X86)/nometer/kernel.elf
+X86_NOMETER_OBJS := $(patsubst $(X86)/k/%,$(X86)/knm/%,$(X86_KERNEL_OBJS))
+$(X86)/knm/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	gcc $(X86_KCFLAGS) $(if $(filter kernel/net/% arch/virtio/% arch/x86/virtio_pci.c,$*.c),$(X86_NET_INC)) -DDPM_NO_METER -c -o $@ $<
+$(X86)/knm/%.S.o: %.S
+	@mkdir -p $(@D)
+	gcc $(X86_KCFLAGS) -c -o $@ $<
+$(X86_NOMETER_KERNEL): $(X86_NOMETER_OBJS) $(X86)/bootimage.o arch/x86/kernel.ld
+	@mkdir -p $(@D)
+	ld -m elf_i386 -z noexecstack --no-warn-rwx-segments -T arch/x86/kernel.ld -o $@ $(X86_NOMETER_OBJS) $(X86)/bootimage.o $(X86_LIBGCC)
+
 $(X86_KERNEL): $(X86_KERNEL_OBJS) $(X86)/bootimage.o arch/x86/kernel.ld
 	ld -m elf_i386 -z noexecstack --no-warn-rwx-segments -T arch/x86/kernel.ld -o $@ $(X86_KERNEL_OBJS) $(X86)/bootimage.o $(X86_LIBGCC)
 

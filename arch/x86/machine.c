@@ -14,6 +14,10 @@
 
 static uint64_t tsc_khz = 1000000;
 static uint64_t tsc_boot;
+/* ns = ticks * clock_mult >> CLOCK_SHIFT: no division on the hot path
+ * (the scheduler and every trace read the clock). */
+#define CLOCK_SHIFT 24
+static uint32_t clock_mult = 1u << CLOCK_SHIFT;
 volatile uint32_t x86_ticks;
 
 void serial_init(void)
@@ -70,15 +74,17 @@ void clock_calibrate(void)
 	while (x86_ticks - t0 < 5) { sti(); hlt(); cli(); }
 	uint64_t khz = (rdtsc() - start) * PIT_HZ / 5 / 1000;
 	tsc_khz = (khz + 500) / 1000 * 1000;
-	if (tsc_khz == 0)
-		tsc_khz = 1000;
+	if (tsc_khz < 4000)
+		tsc_khz = 4000; /* below 4 MHz the multiplier would not fit */
+	clock_mult = (uint32_t)((1000000ull << CLOCK_SHIFT) / tsc_khz);
 	tsc_boot = rdtsc();
 }
 
 uint64_t arch_clock_ns(void)
 {
 	uint64_t t = rdtsc() - tsc_boot;
-	return t / tsc_khz * 1000000 + (t % tsc_khz) * 1000000 / tsc_khz;
+	uint64_t hi = (t >> 32) * clock_mult, lo = (t & 0xffffffffu) * clock_mult;
+	return (hi << (32 - CLOCK_SHIFT)) + (lo >> CLOCK_SHIFT);
 }
 
 uint32_t clock_mhz(void)
