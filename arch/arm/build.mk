@@ -92,3 +92,7 @@ $(ARM_KERNEL): $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 		$(shell $(ARM_CC) $(ARM_KARCH) -print-libgcc-file-name 2>/dev/null)
 
 -include $(shell find $(ARM) -name '*.d' 2>/dev/null)
+
+# Sources that need another include directory (servers/fs/build.mk gives
+# the x86 object the same).
+$(ARM)/u/tests/guest/t_fs.c.o: ARM_UCFLAGS += -Iservers/fs
