@@ -83,6 +83,6 @@ demo: all
 	@bash qemu/demo.sh $(X86_KERNEL)
 
 clean:
-	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/bench
+	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
 
 -include $(shell find $(BUILD)/host -name '*.d' 2>/dev/null)

@@ -23,14 +23,9 @@ X86_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/x86/*.c arch/x86/*.S)
 X86_KERNEL_SRCS += $(wildcard kernel/net/*.c arch/virtio/*.c)
 X86_KERNEL_OBJS := $(patsubst %,$(X86)/k/%.o,$(X86_KERNEL_SRCS))
 
-# lwIP: the files NO_SYS=1 IPv4 + TCP + ARP + ICMP needs, listed (the tree
-# only exists after `make deps`, so a wildcard would find nothing on a
-# fresh clone).  lwIP compiles cleanly with the kernel's -Wall -Wextra -Werror;
-# its objects and the network's get the port headers.  docs/network.md.
-LWIP_SRC := $(BUILD)/deps/lwip/src
-LWIP_FILES := core/init.c core/def.c core/inet_chksum.c core/ip.c core/mem.c core/memp.c \
-	core/netif.c core/pbuf.c core/tcp.c core/tcp_in.c core/tcp_out.c core/timeouts.c \
-	core/ipv4/etharp.c core/ipv4/icmp.c core/ipv4/ip4.c core/ipv4/ip4_addr.c netif/ethernet.c
+# lwIP: the shared file list (arch/lwip.mk); its objects get the port
+# headers, and nothing else does.  docs/network.md.
+include arch/lwip.mk
 X86_LWIP_OBJS := $(patsubst %,$(X86)/lwip/%.o,$(LWIP_FILES))
 X86_NET_INC := -Ikernel/net -Ikernel/net/port -Iarch/virtio -I$(LWIP_SRC)/include
 X86_NET_OBJS := $(patsubst %,$(X86)/k/%.o,$(filter kernel/net/% arch/virtio/% arch/x86/virtio_pci.c,$(X86_KERNEL_SRCS)))
