@@ -32,6 +32,7 @@ run() {
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	sleep 2 # the last batches of nodes 2 and 3 on their way
 	"$DPM" cluster down --dir "$d" >/dev/null
+	cp "$d/meter.log" "$TEST_DIR/$name.log"
 	"$DPM" dump --csv "$d/meter.log" >"$TEST_DIR/$name.csv"
 	check "$name: dump --csv reads the filter's log" [ -s "$TEST_DIR/$name.csv" ]
 }
@@ -73,6 +74,14 @@ check "all: the creator's CREATEPROCESS traces name the remote children" \
 	[ "$(csv "$f" 'c["type"] == "CREATEPROCESS" && c["dst"] !~ /^1\./ { n++ } END { print n + 0 }')" -eq 2 ]
 check "all: no node lost a trace (seq 0..n-1 on nodes 1, 2, 3)" seq_complete "$f" 1 2 3
 check "all: dpm parallel reads the CSV" bash -c "\"$DPM\" parallel \"$TEST_DIR/all.csv\" >/dev/null"
+# the analyses read the filter's own log as well, with the same result
+same_p() {
+	[ "$("$DPM" parallel --csv "$TEST_DIR/all.log" | tail -n +2)" = "$("$DPM" parallel --csv "$TEST_DIR/all.csv" | tail -n +2)" ]
+}
+check "all: dpm parallel gives the same P from the log and from its CSV" same_p
+pinger=$(csv "$TEST_DIR/all.csv" 'c["type"] == "SEND" && c["machine"] == 3 { print c["src"]; exit }')
+check "all: dpm stats and dpm causality read the log" bash -c \
+	"\"$DPM\" stats \"$TEST_DIR/all.log\" >/dev/null && \"$DPM\" causality --requestors $pinger \"$TEST_DIR/all.log\" >/dev/null"
 
 run none "mrun filter none t_mpp 50" 3
 check "none: flags off, no trace in the log" [ "$(($(wc -l <"$TEST_DIR/none.csv") - 1))" -eq 0 ]
