@@ -392,4 +392,113 @@ GTESTS(
 	{ "users refuse bad usage", test_users_refuse_bad_usage },
 	{ "cache counts hits", test_cache_counts_hits },
 );
-GTEST_MAIN("fs")
+
+/* ---- the cluster runs (tests/cluster/cluster_test_fs.sh) ----
+ * `t_fs cluster`: the servers on four nodes, users on every node, then
+ * files left for `t_fs persist`, which runs after the cluster was stopped
+ * and started again on the same disk image (servers placed differently). */
+
+#define KEEP_FILES 3
+#define KEEP_SIZE 30000u
+
+static void test_servers_spread_over_nodes(void)
+{
+	const char *argv[] = { "fsstart", "--ri", "1", "--dm", "2", "--bm", "3", "--di", "4", NULL };
+	CHECK_EQ(run_program(argv), 0);
+}
+
+static void test_users_on_every_node_verify(void)
+{
+	enum { NUSERS = 12 };
+	static char names[NUSERS][16], seeds[NUSERS][8];
+	uint32_t task[NUSERS], hits, misses, writes;
+	uint64_t start, end;
+	struct kr_exit_notice n;
+	node_time(&start, NULL);
+	for (int i = 0; i < NUSERS; i++) {
+		snprintf(names[i], sizeof names[i], "/user%d", i);
+		snprintf(seeds[i], sizeof seeds[i], "%d", 100 + i);
+		const char *seq[] = { "fsuser", "seq", names[i], "40000", seeds[i], NULL };
+		const char *rnd[] = { "fsuser", "rand", names[i], "24000", "120", seeds[i], NULL };
+		CHECK_EQ(spawn_child_on(1 + (uint32_t)i % 4, i % 2 ? rnd : seq, -1, &task[i], NULL), 0);
+	}
+	int good = 0;
+	for (int i = 0; i < NUSERS; i++)
+		if (wait_child(task[i], &n) == 0 && n.reason == EXIT_NORMAL && n.status == 0)
+			good++;
+	node_time(&end, NULL);
+	if (fs_stats(&hits, &misses, &writes) == 0)
+		printf("# %d users done in %u ms; buffer manager: %u hits, %u misses, %u disk writes\n", NUSERS,
+		       (unsigned)((end - start) / 1000000u), (unsigned)hits, (unsigned)misses, (unsigned)writes);
+	CHECK_EQ(good, NUSERS);
+}
+
+static void keep_name(char *out, int i) { snprintf(out, 16, "/kept/f%d", i); }
+
+static void test_files_left_for_the_restart(void)
+{
+	char name[16];
+	int r = fs_mkdir("/kept");
+	CHECK(r == 0 || r == FS_EEXIST);
+	for (int i = 0; i < KEEP_FILES; i++) {
+		keep_name(name, i);
+		fill(big, KEEP_SIZE, (uint32_t)i + 77);
+		fs_delete(name);
+		int h = fs_create(name);
+		CHECK(h >= 0);
+		CHECK_EQ(fs_write(h, big, KEEP_SIZE), (int)KEEP_SIZE);
+		CHECK_EQ(fs_close(h), 0);
+	}
+}
+
+static void test_servers_placed_anew(void)
+{
+	const char *argv[] = { "fsstart", "--ri", "2", "--dm", "3", "--bm", "1", "--di", "4", NULL };
+	CHECK_EQ(run_program(argv), 0);
+}
+
+static void test_files_survived_the_restart(void)
+{
+	static struct fs_entry e[32];
+	char name[16];
+	CHECK_EQ(fs_list("/kept", e, 32), KEEP_FILES);
+	for (int i = 0; i < KEEP_FILES; i++) {
+		keep_name(name, i);
+		fill(big, KEEP_SIZE, (uint32_t)i + 77);
+		int h = fs_open(name);
+		CHECK(h >= 0);
+		memset(back, 0, sizeof back);
+		CHECK_EQ(fs_read(h, back, sizeof back), (int)KEEP_SIZE);
+		CHECK(memcmp(back, big, KEEP_SIZE) == 0);
+		CHECK_EQ(fs_close(h), 0);
+	}
+	int n = fs_list("/", e, 32);
+	CHECK_EQ(n, 13); /* user0..user11 and kept */
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof name, "user%d", i);
+		int at = find(e, n, name);
+		CHECK(at >= 0);
+		CHECK_EQ(e[at].size, i % 2 ? 24000 : 40000);
+	}
+}
+
+static const struct gtest cluster_tests[] = {
+	{ "servers spread over nodes 1-4", test_servers_spread_over_nodes },
+	{ "12 users on every node verify", test_users_on_every_node_verify },
+	{ "files left for the restart", test_files_left_for_the_restart },
+};
+
+static const struct gtest persist_tests[] = {
+	{ "servers placed anew on the same disk", test_servers_placed_anew },
+	{ "files survived the restart", test_files_survived_the_restart },
+	{ "users run after the restart", test_users_on_every_node_verify },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "cluster"))
+		return gtest_run("fs-cluster", cluster_tests, sizeof cluster_tests / sizeof cluster_tests[0]);
+	if (argc == 2 && !strcmp(argv[1], "persist"))
+		return gtest_run("fs-persist", persist_tests, sizeof persist_tests / sizeof persist_tests[0]);
+	return gtest_run("fs", gtests, sizeof gtests / sizeof gtests[0]);
+}
