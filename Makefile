@@ -80,7 +80,7 @@ check:
 bench: $(BENCH_TARGETS)
 
 demo: all
-	@bash qemu/demo.sh $(X86_KERNEL)
+	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
