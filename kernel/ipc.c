@@ -311,17 +311,15 @@ static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint
 	return hand_over(p, mp);
 }
 
-int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
+/* The message p sends over link l (index `link`), passing pl: copied in,
+ * addressed, and traced as sent.  Shared by SENDMESSAGE and CALL, which
+ * then attaches its reply link. */
+static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l, int32_t passlink,
+			     const struct link *pl, uint32_t buf, uint32_t len, int32_t *err)
 {
-	struct link *l, *pl;
-	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
-	if (r < 0)
-		return r;
-	if (is_kernel_link(l))
-		return kernel_request(p, l, buf, len, pl, 0);
-	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, &r);
+	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, err);
 	if (!m)
-		return r;
+		return NULL;
 	m->code = l->code;
 	if (l->rights & LINK_REPLY)
 		m->reply_id = l->reply_id;
@@ -331,6 +329,20 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	}
 	if (METERED(p, TRACE_SEND))
 		meter_send(p, link, m, passlink);
+	return m;
+}
+
+int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
+{
+	struct link *l, *pl;
+	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
+	if (r < 0)
+		return r;
+	if (is_kernel_link(l))
+		return kernel_request(p, l, buf, len, pl, 0);
+	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
+	if (!m)
+		return r;
 	/* remote: p may sleep, so the links are looked up again afterwards */
 	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
 	r = ipc_deliver(p, m, 0);
@@ -379,23 +391,15 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		return r;
 	if (is_kernel_link(l))
 		return kernel_request(p, l, buf, len, pl, umsg);
-	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, &r);
-	if (!m)
-		return r;
 	uint32_t reply_id = next_reply_id++;
 	if (next_reply_id == 0)
 		next_reply_id = 1;
-	m->code = l->code;
-	if (l->rights & LINK_REPLY)
-		m->reply_id = l->reply_id;
+	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
+	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
+	if (!m)
+		return r;
 	m->has_reply = 1;
-	m->reply = (struct link){ .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
-	if (pl) {
-		m->has_link = 1;
-		m->link = *pl;
-	}
-	if (METERED(p, TRACE_SEND))
-		meter_send(p, link, m, passlink);
+	m->reply = reply;
 	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
 	p->call_node = TASK_NODE(l->task);
 	r = ipc_deliver(p, m, 0);
