@@ -79,8 +79,10 @@ check:
 
 bench: $(BENCH_TARGETS)
 
+# `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too.
+DEMO_ARCH ?= x86
 demo: all
-	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo
+	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(DEMO_ARCH)
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench

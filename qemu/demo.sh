@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# qemu/demo.sh DPM OUTDIR - `make demo`: what DPM is for, in one command.
+# qemu/demo.sh DPM OUTDIR [x86|arm|mixed] - `make demo`: what DPM is for, in
+# one command (`make demo DEMO_ARCH=mixed`: nodes 2 and 4 ARM, 1 and 3 x86,
+# so the ping-pong crosses machine types).
 # Boots a 4-node cluster with a meter filter on the host, runs a metered
 # job across the nodes (a ping-pong between nodes 2 and 3 started from node
 # 1, every event traced), stops the cluster, and analyses the trace:
 # message statistics and the parallelism factor P.  Everything it makes is
 # left in OUTDIR.  (The file-system and TSP studies extend this.)
 set -eu
-dpm=$1 out=$2
+dpm=$1 out=$2 machines=${3:-x86}
 dir=$out/cluster
+case $machines in
+x86) archs=(x86 x86 x86 x86) ;;
+arm) archs=(arm arm arm arm) ;;
+mixed) archs=(x86 arm x86 arm) ;;
+*) echo "demo: DEMO_ARCH must be x86, arm or mixed, not '$machines'" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 "$dpm" cluster down --dir "$dir" >/dev/null 2>&1 || true
 rm -rf "$dir"
@@ -19,13 +27,13 @@ cat >"$out/demo.cluster" <<CLUSTER
 # The demo's cluster: a filter on the host, four x86 nodes; node 1 runs
 # the job metered (mrun: every event, to the filter) and powers off.
 service filter port=0 start="$dpm filter --port {port} -o {dir}/meter.log"
-node n1 id=1 init="--halt mrun filter all t_mpp 500"
-node n2 id=2
-node n3 id=3
-node n4 id=4
+node n1 id=1 arch=${archs[0]} init="--halt mrun filter all t_mpp 500"
+node n2 id=2 arch=${archs[1]}
+node n3 id=3 arch=${archs[2]}
+node n4 id=4 arch=${archs[3]}
 CLUSTER
 
-step "booting 4 nodes and the meter filter (dpm cluster up)"
+step "booting 4 nodes (${archs[*]}) and the meter filter (dpm cluster up)"
 "$dpm" cluster up -f "$out/demo.cluster" --dir "$dir"
 "$dpm" cluster status --dir "$dir"
 

@@ -7,20 +7,24 @@
 #  - children created on other nodes inherit the meter (their traces are
 #    there), and each node's sequence numbers have no gap (nothing lost);
 #  - with flags off there is no trace at all;
-#  - a node killed mid-run loses none of the other nodes' traces.
+#  - a node killed mid-run loses none of the other nodes' traces;
+#  - the same on a mixed cluster (nodes 2 and 3 ARM): the trace format and
+#    the wire do not depend on the machine.
 . "$(dirname "$0")/cluster_lib.sh"
 K=200
 
-# run NAME INIT-ARGS [KILL]: boot a cluster with a filter service, wait for
-# node 1's init to power off (killing node 4 when asked), leave the CSV in
-# $TEST_DIR/NAME.csv.
+# run NAME INIT-ARGS NODES [ARCH...]: boot a cluster with a filter service
+# (node i on the i-th ARCH, default x86), wait for node 1's init to power
+# off (killing node 4 when asked), leave the log and CSV in $TEST_DIR.
 run() {
 	local name=$1 init=$2 nodes=$3 d
+	shift 3
+	local archs=("x86" "$@")
 	d=$(new_cluster_dir "$name")
 	{
 		echo "service filter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
-		echo "node n1 id=1 init=\"--halt $init\""
-		for ((i = 2; i <= nodes; i++)); do echo "node n$i id=$i"; done
+		echo "node n1 id=1 arch=${archs[1]:-x86} init=\"--halt $init\""
+		for ((i = 2; i <= nodes; i++)); do echo "node n$i id=$i arch=${archs[i]:-x86}"; done
 	} >"$TEST_DIR/$name.cluster"
 	expect_status 0 "$name: up $nodes nodes and the filter" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster" >/dev/null
 	asked() { grep -q '^KILL-NODE 4' "$d/n1.console"; }
@@ -93,3 +97,9 @@ check "kill: the same $K message ids on SEND, QUEUED, RECEIVE" same_ids "$f" $K
 check "kill: nodes 1, 2, 3 lost no trace" seq_complete "$f" 1 2 3
 check "kill: node 4's traces up to its death are in the log" \
 	[ "$(csv "$f" 'c["machine"] == 4 { n++ } END { print n + 0 }')" -gt 0 ]
+
+run mixed "mrun filter all t_mpp $K" 3 x86 arm arm
+f=$TEST_DIR/mixed.csv
+check "mixed: $K SEND traces from ARM node 3 to ARM node 2" [ "$(count "$f" SEND 2)" -eq $K ]
+check "mixed: the same $K message ids on SEND, QUEUED, RECEIVE" same_ids "$f" $K
+check "mixed: no node lost a trace" seq_complete "$f" 1 2 3
