@@ -150,6 +150,16 @@ static void a_server_ending_on_another_node_is_an_error(void)
 	CHECK_EQ(run_tsp("-v 1 -p 3 -n 12 -s 35 --nodes 1,2,3 --die-after 2"), 1);
 }
 
+/* Let `ms` of node time pass (busy: there is no sleep call). */
+static void let_time_pass(uint64_t ms)
+{
+	uint64_t start, now;
+	node_time(&start, NULL);
+	do
+		node_time(&now, NULL);
+	while (now - start < ms * 1000000u);
+}
+
 static void a_server_node_going_down_is_an_error(void)
 {
 	/* the server on node 4 stops answering, so only its node's end can
@@ -159,6 +169,7 @@ static void a_server_node_going_down_is_an_error(void)
 	uint32_t task;
 	struct kr_exit_notice n;
 	CHECK_EQ(pm_spawn(argv, gtest_notify_link, &task), 0);
+	let_time_pass(500); /* its servers are up and the one on node 4 stalled */
 	printf("KILL-NODE 4\n");
 	CHECK_EQ(wait_child(task, &n), 0);
 	CHECK_EQ(n.reason, EXIT_NORMAL);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tests/cluster/cluster_test_tsp.sh - the TSP workload across nodes: a
+# 4-node cluster whose node 1 runs `t_tsp cluster` (tests/guest/t_tsp.c).
+# Every version solves instances with its servers spread over the nodes
+# and must print the Held-Karp optimum; a server ending on another node
+# must make tsp fail.  Last the suite prints "KILL-NODE 4" while a server
+# on node 4 is stalled: this script kills node 4's QEMU and tsp must report
+# the lost server (its watcher's CALL gets E_NODEDOWN) and exit 1, not hang.
+. "$(dirname "$0")/cluster_lib.sh"
+
+d=$(new_cluster_dir tsp)
+cat >"$TEST_DIR/tsp.cluster" <<'CLUSTER'
+node n1 id=1 init="--halt t_tsp cluster"
+node n2 id=2
+node n3 id=3
+node n4 id=4
+CLUSTER
+expect_status 0 "tsp: up 4 nodes" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/tsp.cluster" >/dev/null
+console=$d/n1.console
+
+asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
+suite_done() { grep -q '^init: t_tsp ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
+if wait_until 180 asked_to_kill; then
+	kill -KILL "$(status_field "$d" n4 5)"
+fi
+wait_until 40 suite_done
+
+while read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok * - }" ;;
+	"not ok "*) not_ok "${line#not ok * - }" ;;
+	esac
+done < <(grep -E '^(ok|not ok) ' "$console")
+check "tsp: all 4 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 4 ]
+check "tsp: the lost server was reported" grep -q '^tsp: server 1 .*lost (seen by its watcher): E_NODEDOWN' "$console"
+check "tsp: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
+"$DPM" cluster down --dir "$d" >/dev/null
