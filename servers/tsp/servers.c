@@ -141,7 +141,7 @@ int pool_start(struct tsp_pool *pool, const struct tsp_pool_spec *spec, const st
 		return failf(pool, "cannot make a notify link", -1, pool->notify);
 	for (int i = 0; i < spec->count; i++) {
 		const char *argv[8] = { "tspserver" };
-		for (int k = 0; i == spec->count - 1 && spec->last_args && spec->last_args[k] && k < 6; k++)
+		for (int k = 0; i == spec->count - 1 && spec->last_args && k < 6 && spec->last_args[k]; k++)
 			argv[k + 1] = spec->last_args[k];
 		struct tsp_server *s = &pool->server[i];
 		s->node = spec->nodes[i % spec->nnodes] ? spec->nodes[i % spec->nnodes] : here;

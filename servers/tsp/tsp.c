@@ -75,45 +75,45 @@ static int parse_nodes(struct options *o, const char *list)
 	return o->nnodes ? 0 : usage_error("--nodes needs a list such as 1,2,3, not '%s'", list ? list : "");
 }
 
-/* 0, 1 for --help, -1 after a usage message. */
+/* One option and its value: 0, or -1 after a message. */
+static int option(struct options *o, const char *a, const char *val)
+{
+	long v = 0;
+	if (!strcmp(a, "-v") && (v = number(a, val, 1, 3)) >= 0)
+		o->version = (int)v;
+	else if (!strcmp(a, "-p") && (v = number(a, val, 1, TSP_MAX_SERVERS)) >= 0)
+		o->servers = (int)v;
+	else if (!strcmp(a, "-n") && (v = number(a, val, TSP_MIN_N, TSP_MAX_N)) >= 0)
+		o->n = (int)v;
+	else if (!strcmp(a, "-s") && (v = number(a, val, 0, 2147483647L)) >= 0)
+		o->seed = (uint32_t)v;
+	else if (!strcmp(a, "-d") && (v = number(a, val, 1, TSP_MAX_N - 1)) >= 0)
+		o->depth = (int)v;
+	else if (!strcmp(a, "--expect") && (v = number(a, val, 0, TSP_INF)) >= 0)
+		o->expect = v;
+	else if (!strcmp(a, "--nodes"))
+		v = parse_nodes(o, val);
+	else if ((!strcmp(a, "--die-after") || !strcmp(a, "--stall-after")) && (v = number(a, val, 0, 1000000)) >= 0) {
+		o->debug[0] = a;
+		o->debug[1] = val;
+	} else if (!strcmp(a, "-f") && val && !strcmp(val, "-"))
+		o->from_stdin = 1;
+	else if (!strcmp(a, "-f"))
+		return usage_error("-f reads standard input only: give '-f -', not '-f %s'", val ? val : "");
+	else if (v == 0)
+		return usage_error("unknown argument '%s'", a);
+	return v < 0 ? -1 : 0; /* a known option with a bad value: already said */
+}
+
+/* 0, 1 for --help, -1 after a usage message.  Every option has a value. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .version = TSP_V3, .servers = 4, .expect = -1, .nnodes = 1 };
-	long v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+	for (int i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return 1;
-		int takes_value = strcmp(a, "-f") && a[0] == '-';
-		if (!strcmp(a, "-v") && (v = number(a, next, 1, 3)) >= 0)
-			o->version = (int)v;
-		else if (!strcmp(a, "-p") && (v = number(a, next, 1, TSP_MAX_SERVERS)) >= 0)
-			o->servers = (int)v;
-		else if (!strcmp(a, "-n") && (v = number(a, next, TSP_MIN_N, TSP_MAX_N)) >= 0)
-			o->n = (int)v;
-		else if (!strcmp(a, "-s") && (v = number(a, next, 0, 2147483647L)) >= 0)
-			o->seed = (uint32_t)v;
-		else if (!strcmp(a, "-d") && (v = number(a, next, 1, TSP_MAX_N - 1)) >= 0)
-			o->depth = (int)v;
-		else if (!strcmp(a, "--expect") && (v = number(a, next, 0, TSP_INF)) >= 0)
-			o->expect = v;
-		else if (!strcmp(a, "--nodes") && parse_nodes(o, next) == 0)
-			;
-		else if ((!strcmp(a, "--die-after") || !strcmp(a, "--stall-after")) && number(a, next, 0, 1000000) >= 0) {
-			o->debug[0] = a;
-			o->debug[1] = next;
-		} else if (!strcmp(a, "-f") && next && !strcmp(next, "-"))
-			o->from_stdin = 1;
-		else if (!strcmp(a, "-f"))
-			return usage_error("-f reads standard input only: give '-f -', not '-f %s'", next ? next : "");
-		else if (!strcmp(a, "-v") || !strcmp(a, "-p") || !strcmp(a, "-n") || !strcmp(a, "-s") ||
-			 !strcmp(a, "-d") || !strcmp(a, "--expect") || !strcmp(a, "--nodes") ||
-			 !strcmp(a, "--die-after") || !strcmp(a, "--stall-after"))
-			return -1; /* its value was wrong: already said */
-		else
-			return usage_error("unknown argument '%s'", a);
-		if (takes_value || !strcmp(a, "-f"))
-			i++;
+		if (option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL) < 0)
+			return -1;
 	}
 	if (!o->n == !o->from_stdin)
 		return usage_error("give either -n N or -f -%s", "");
