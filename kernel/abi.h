@@ -107,6 +107,8 @@ enum kreq {
 	KR_METERSTATS = 5,    /* reply: traces made, batches sent, dropped, held */
 	KR_HOSTMETER = 6,     /* name (12 bytes); reply carries a meter link to
 	                         that host service (a filter) */
+	KR_ALARM = 7,         /* ms, code: after ms the kernel sends the caller a
+	                         message with that code (struct kr_alarm) */
 	/* LINK_KCTL only: */
 	KR_CREATE = 16,       /* prog name\0args\0...; reply: task (suspended) */
 	KR_GIVELINK = 17,     /* task, slot: passed link goes into task's slot */
@@ -158,6 +160,12 @@ struct kr_exit_notice {
 	int32_t status;     /* STOPTASK status */
 	uint32_t fault_addr;
 	uint32_t fault_pc;
+};
+
+/* What an alarm delivers (KR_ALARM), with the code the caller chose. */
+struct kr_alarm {
+	uint32_t kind;      /* KR_ALARM */
+	uint32_t code;
 };
 
 struct kr_procinfo {

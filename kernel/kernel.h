@@ -176,6 +176,10 @@ int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind, c
 			uint32_t len, const struct link *passed, uint8_t *reply, uint32_t *reply_len,
 			struct link *reply_link);
 
+/* ---- alarms (alarm.c) ---- */
+int32_t alarm_set(struct proc *p, uint32_t ms, uint32_t code);
+void alarm_tick(void);
+
 /* ---- kernel calls (syscall.c) ---- */
 int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
 

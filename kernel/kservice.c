@@ -216,6 +216,10 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		memcpy(name, req + 4, len - 4 < 12 ? len - 4 : 12);
 		return meter_host_link(name, reply_link);
 	}
+	case KR_ALARM:
+		if (need(len, 12))
+			return E_BADREQ;
+		return alarm_set(p, word(req, 1), word(req, 2));
 	case KR_METERSTATS: {
 		struct meter_stats s;
 		meter_get_stats(&s);

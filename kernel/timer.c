@@ -1,7 +1,7 @@
 /*
  * kernel/timer.c - the portable half of the timer interrupt: work that
  * must happen every tick (100 Hz) whether a process or the idle loop was
- * interrupted: the network's timers and the meter's batch flushing.
+ * interrupted: the network's timers, the meter's batch flushing, alarms.
  * Scheduling stays with kernel_tick(), which the port calls only for ticks
  * that interrupt a process.
  */
@@ -13,4 +13,5 @@ void kernel_timer_tick(void)
 {
 	net_tick();
 	meter_tick();
+	alarm_tick();
 }

@@ -41,15 +41,24 @@ static int usage(void)
 	return 2;
 }
 
-/* Wait for server s to announce itself (or to end). */
+/* Wait for server s to announce itself (or to end), 30 s at most: a node
+ * that is down never answers. */
+#define TIMEOUT_CODE 0x54494d00u
 static int await(int s)
 {
+	if (alarm_after(30000, TIMEOUT_CODE + (uint32_t)s) < 0)
+		return E_NOSPACE;
 	for (;;) {
 		int32_t status[8];
 		struct message m = message_into(status, sizeof status);
 		int r = receivemessage(&m);
 		if (r < 0)
 			return r;
+		if (m.code == TIMEOUT_CODE + (uint32_t)s && (m.from & 0xffff) == 0) {
+			printf("fsstart: %s on node %u did not announce itself in 30 s\n", programs[s],
+			       (unsigned)servers[s].node);
+			return E_NODEDOWN;
+		}
 		if (m.code == NOTIFY_CODE && r == (int)sizeof(struct kr_exit_notice) &&
 		    ((struct kr_exit_notice *)status)->task == servers[s].task)
 			return E_DEAD;

@@ -87,6 +87,13 @@ int node_info(uint32_t *node, uint32_t *runnable)
 	return 0;
 }
 
+int alarm_after(uint32_t ms, uint32_t code)
+{
+	uint32_t req[3] = { KR_ALARM, ms, code };
+	struct message m = message_into(req, 0);
+	return call(LINK_CONSOLE, req, sizeof req, -1, &m);
+}
+
 const char *kerror_name(int err)
 {
 	static const char *const names[] = {

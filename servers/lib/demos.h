@@ -23,6 +23,9 @@ int nullcall(void);
 int console_write(const void *buf, uint32_t len);
 int node_time(uint64_t *now_ns, uint64_t *cpu_ns);
 int node_info(uint32_t *node, uint32_t *runnable);
+/* After `ms` milliseconds the kernel sends this process a struct kr_alarm
+ * message whose code (and struct field) is `code`. */
+int alarm_after(uint32_t ms, uint32_t code);
 
 /* "E_DEAD" for E_DEAD, ... */
 const char *kerror_name(int err);

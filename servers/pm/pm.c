@@ -107,6 +107,33 @@ static int control(uint32_t from, const struct pm_request *req, int passed, stru
 	return kernel_request(w, 2, NULL, 0, -1, NULL, 0);
 }
 
+/* End notices a creator's full queue refused: tried again on an alarm, so
+ * a creator that lets its queue fill for a while still learns. */
+#define RETRY_CODE 0x52545259u
+#define MAX_PENDING 16
+static struct { struct kr_exit_notice n; int link; } pending[MAX_PENDING];
+static int npending;
+
+static void tell_creator(int link, const struct kr_exit_notice *n)
+{
+	if (sendmessage(link, n, sizeof *n, -1) == E_QUEUEFULL && npending < MAX_PENDING) {
+		pending[npending].n = *n;
+		pending[npending].link = link;
+		if (npending++ == 0)
+			alarm_after(20, RETRY_CODE);
+		return;
+	}
+	destroylink(link);
+}
+
+static void retry_pending(void)
+{
+	int n = npending;
+	npending = 0;
+	for (int i = 0; i < n; i++)
+		tell_creator(pending[i].link, &pending[i].n);
+}
+
 static void process_ended(const struct kr_exit_notice *n)
 {
 	struct child *c = find_child(n->task);
@@ -115,10 +142,8 @@ static void process_ended(const struct kr_exit_notice *n)
 		       (unsigned)(n->task & 0xffff), exit_reason_name(n->reason), (int)n->status);
 		return;
 	}
-	if (c->notify >= 0) {
-		sendmessage(c->notify, n, sizeof *n, -1);
-		destroylink(c->notify);
-	}
+	if (c->notify >= 0)
+		tell_creator(c->notify, n);
 	c->in_use = 0;
 }
 
@@ -222,6 +247,10 @@ int main(void)
 	for (;;) {
 		struct message m = message_into(&req, sizeof req);
 		int len = receivemessage(&m);
+		if (m.code == RETRY_CODE && (m.from & 0xffff) == 0) {
+			retry_pending();
+			continue;
+		}
 		if (m.code == NOTIFY_CODE && (m.from & 0xffff) == 0) {
 			if (len == (int)sizeof(struct kr_exit_notice))
 				process_ended((const struct kr_exit_notice *)&req);

@@ -199,6 +199,45 @@ static void cpu_time_counts_only_running(void)
 	CHECK((cpu1 - cpu0) * 10 > (now1 - now0) * 8); /* alone, we got nearly all of it */
 }
 
+static void alarms_arrive_in_time(void)
+{
+	uint64_t t0, t1;
+	struct kr_alarm a;
+	CHECK_EQ(node_time(&t0, NULL), 0);
+	CHECK_EQ(alarm_after(80, 0xa2), 0);
+	CHECK_EQ(alarm_after(40, 0xa1), 0);
+	struct message m = message_into(&a, sizeof a);
+	CHECK_EQ(receivemessage(&m), (int)sizeof a);     /* the earlier one first */
+	CHECK_EQ(a.kind, KR_ALARM);
+	CHECK_EQ(a.code, 0xa1);
+	CHECK_EQ(m.code, 0xa1);
+	CHECK_EQ(m.from & 0xffff, 0);                      /* from the kernel */
+	CHECK_EQ(node_time(&t1, NULL), 0);
+	CHECK(t1 - t0 >= 40000000ull);
+	m = message_into(&a, sizeof a);
+	CHECK_EQ(receivemessage(&m), (int)sizeof a);
+	CHECK_EQ(a.code, 0xa2);
+	CHECK_EQ(alarm_after(0, 1), E_INVAL);
+	CHECK_EQ(alarm_after(3600001, 1), E_INVAL);
+}
+
+static void end_notice_survives_full_queue(void)
+{
+	const char *argv[] = { "t_child", "exit", "9", NULL };
+	uint32_t task, v = 0;
+	int self = self_link(1);
+	for (int i = 0; i < QUEUE_MAX; i++)
+		CHECK_EQ(sendmessage(self, &v, 4, -1), 0);     /* our queue is full */
+	CHECK_EQ(spawn_child(argv, &task, NULL), 0);
+	for (volatile int i = 0; i < 5000000; i++)       /* it ends; the pm is refused */
+		;
+	CHECK_EQ(drain(), QUEUE_MAX);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);               /* the pm tried again */
+	CHECK_EQ(ex.status, 9);
+	destroylink(self);
+}
+
 GTESTS(
 	{ "exit status reported", exit_status_reported },
 	{ "created suspended until started", created_suspended_until_start },
@@ -214,5 +253,7 @@ GTESTS(
 	{ "only the creator controls a process", only_creator_controls },
 	{ "unknown program", unknown_program },
 	{ "CPU time counts only running time", cpu_time_counts_only_running },
+	{ "alarms arrive in time and in order", alarms_arrive_in_time },
+	{ "end notice survives a full queue", end_notice_survives_full_queue },
 );
 GTEST_MAIN("process")
