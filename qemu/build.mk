@@ -16,3 +16,8 @@ $(BUILD)/host/qemu/cluster_default.o: qemu/default.cluster
 $(eval $(call unit_test,test_cluster_file,tests/unit/test_cluster_file.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_cluster_state,tests/unit/test_cluster_state.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_cluster_qemu,tests/unit/test_cluster_qemu.c $(CLUSTER_CORE)))
+
+# `dpm control` (docs/control.md): the interpreter, its state machine and
+# flags, the nodes' side over the cluster's host link, the prompt.
+CONTROL_CORE := qemu/control_cmd.c qemu/control_state.c qemu/control_flags.c
+$(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))
