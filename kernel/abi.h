@@ -134,9 +134,20 @@ enum kreq {
 	KR_DISK_WRITE = 42,   /* uint32 sector lo, hi, count (1..7), then data  */
 	KR_DISKLINK = 47,     /* LINK_KCTL only: reply carries a LINK_KDISK link */
 	KR_DISK_LAST = 47,
-	/* 48..63: other device services (host gateway, ...) */
+	/* 48..55: the host gateway (kernel/hostgate.c, docs/control.md): a
+	 * byte stream between a process and a host service */
+	KR_HOSTGATE_FIRST = 48,
+	KR_HOSTOPEN = 48,     /* name (12 bytes); reply: int32 gate          */
+	KR_HOSTSEND = 49,     /* gate, then bytes: queued whole, or E_NOMEM  */
+	KR_HOSTCLOSE = 50,    /* gate                                        */
+	KR_HOSTGATE_LAST = 55,
+	/* 56..63: other device services */
 	KR_DEVICE_LAST = 63
 };
+/* Codes of the kernel's messages from an open gate: bytes from the host
+ * service, and (empty) the end of the gate's connection. */
+#define KR_HOSTGATE_DATA(gate) (0x48470000u | (uint32_t)(gate))
+#define KR_HOSTGATE_END(gate)  (0x48450000u | (uint32_t)(gate))
 #define KR_DISK_HEADER 16u    /* kind, sector lo, sector hi, count           */
 #define E_DISKIO (-40)        /* KR_DISK_*: the device reported an error     */
 
@@ -160,6 +171,14 @@ struct kr_exit_notice {
 	int32_t status;     /* STOPTASK status */
 	uint32_t fault_addr;
 	uint32_t fault_pc;
+};
+
+/* What the kernel sends over the notify link (the pm's) when another
+ * node goes down: kind KR_NODE_DOWN. */
+#define KR_NODE_DOWN 0x4e4f4445u
+struct kr_node_down {
+	uint32_t kind;      /* KR_NODE_DOWN */
+	uint32_t node;
 };
 
 /* What an alarm delivers (KR_ALARM), with the code the caller chose. */

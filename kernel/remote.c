@@ -216,6 +216,10 @@ void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 void remote_node_down(uint32_t node)
 {
 	kprintf("[node %u] node %u is down\n", node_id, node);
+	/* the process manager tells creators of processes there */
+	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
+	if (kernel_notify_link.in_use)
+		ipc_kernel_send(&kernel_notify_link, &down, sizeof down, 0);
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
 		if (p->state == P_REMOTE && p->remote_node == node)

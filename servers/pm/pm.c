@@ -18,6 +18,7 @@
 
 struct child {
 	int in_use;
+	int remote;   /* created on another node at our creator's request */
 	uint32_t task;
 	uint32_t creator;
 	int notify;   /* link to tell the creator, or -1 */
@@ -134,6 +135,40 @@ static void retry_pending(void)
 		tell_creator(pending[i].link, &pending[i].n);
 }
 
+/* A child created on another node for a creator here: remembered so that,
+ * should that node go down, the creator hears of it (its own process
+ * manager, which would have told it, went down with it). */
+static void remember_remote(uint32_t task, uint32_t creator, int notify)
+{
+	struct child *c = NULL;
+	for (int i = 0; i < MAX_CHILDREN && !c; i++)
+		if (!children[i].in_use)
+			c = &children[i];
+	for (int i = 0; i < MAX_CHILDREN && !c; i++) /* full: forget an old remote one */
+		if (children[i].remote)
+			c = &children[i];
+	if (!c) {
+		destroylink(notify);
+		return;
+	}
+	if (c->in_use && c->notify >= 0)
+		destroylink(c->notify);
+	*c = (struct child){ .in_use = 1, .remote = 1, .task = task, .creator = creator, .notify = notify };
+}
+
+static void node_down(uint32_t node)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		struct child *c = &children[i];
+		if (!c->in_use || !c->remote || (c->task >> 16) != node)
+			continue;
+		struct kr_exit_notice n = { .kind = KR_NOTIFY, .task = c->task, .reason = EXIT_NODE_DOWN, .status = -1 };
+		if (c->notify >= 0)
+			tell_creator(c->notify, &n);
+		c->in_use = 0;
+	}
+}
+
 static void process_ended(const struct kr_exit_notice *n)
 {
 	struct child *c = find_child(n->task);
@@ -207,8 +242,13 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 	} else if (target_node(req) != my_node && req->op >= PM_CREATE && req->op <= PM_DISKLINK) {
 		rep.status = from_pm ? E_INVAL
 				     : forward(target_node(req), creator, req, len, m->passed, &rep, &reply_link);
-		if (rep.status == 0 && req->op == PM_CREATE)
+		if (rep.status == 0 && req->op == PM_CREATE) {
 			meter_like_creator(target_node(req), creator, rep.task);
+			if (m->passed >= 0) {
+				remember_remote(rep.task, creator, m->passed);
+				keep_passed = 1;
+			}
+		}
 	} else if (req->op == PM_CREATE) {
 		rep.status = create(creator, req, (uint32_t)len, m->passed, &rep);
 		keep_passed = rep.status == 0;
@@ -252,8 +292,11 @@ int main(void)
 			continue;
 		}
 		if (m.code == NOTIFY_CODE && (m.from & 0xffff) == 0) {
+			const struct kr_node_down *down = (const void *)&req;
 			if (len == (int)sizeof(struct kr_exit_notice))
 				process_ended((const struct kr_exit_notice *)&req);
+			else if (len == (int)sizeof *down && down->kind == KR_NODE_DOWN)
+				node_down(down->node);
 			continue;
 		}
 		if (len == E_TRUNC)

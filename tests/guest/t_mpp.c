@@ -6,7 +6,9 @@
  * sends it K messages; both inherit this process's meter link and flags.
  * With `kill`, a metered spinner runs on node 4 meanwhile, and once the
  * ping-pong is over it prints "KILL-NODE 4" and waits for the node to be
- * seen down, so the host can check that no other node's traces were lost.
+ * seen down (sends fail with E_NODEDOWN, the spinner's end notice says
+ * "node down"), so the host can check that no other node's traces were
+ * lost.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +45,9 @@ int main(int argc, char **argv)
 		} while (r == 0 || r == E_QUEUEFULL);
 		if (r != E_NODEDOWN)
 			return 4;
+		/* our process manager tells us how the spinner ended */
+		if (wait_child(spin, &n) < 0 || n.reason != EXIT_NODE_DOWN)
+			return 5;
 	}
 	printf("t_mpp: %s messages from node 3 to node 2\n", k);
 	return 0;
