@@ -6,3 +6,14 @@ BENCH_TARGETS += bench-kernel
 .PHONY: bench-kernel
 bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf
 	bash servers/bench/bench-kernel.sh $(BUILD)/x86/kernel.elf $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUILD)/bench
+
+# Message delivery times, local and across nodes (docs/mtime.md).
+PROGRAMS += pingpong
+pingpong_SRCS := servers/bench/pingpong.c servers/bench/bench_pair.c
+PROGRAMS += movebench
+movebench_SRCS := servers/bench/movebench.c servers/bench/bench_pair.c
+
+BENCH_TARGETS += bench-mtime
+.PHONY: bench-mtime
+bench-mtime: all
+	bash servers/bench/bench-mtime.sh $(DPM) $(BUILD)/x86/kernel.elf $(BUILD)/bench
