@@ -6,6 +6,14 @@
  * A -> B -> C and used by C, a server with four remote clients, MOVEDATA
  * of 1 MiB, FIFO order under load, the error codes of dead processes and,
  * last, a node that is killed mid-run.
+ *
+ * `t_remote 2` runs the same cases on a cluster of two
+ * (tests/cluster/cluster_test_remote2.sh): what went to nodes 3 and 4 goes
+ * to node 2, and a helper that must be on another node than its partner
+ * on node 2 comes to node 1.  So C of A -> B -> C is on node 1 (the passed
+ * link comes back to the node of the process it names), the four clients
+ * and the FIFO sender are on node 1, and the process that survives the
+ * node's death is the test's neighbour on node 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +21,21 @@
 
 #include "gtest.h"
 #include "pm.h"
+
+static int two_nodes; /* `t_remote 2`: a cluster of nodes 1 and 2 */
+
+/* The node for a helper the 4-node layout puts on node n (2, 3 or 4). */
+static uint32_t far(uint32_t n)
+{
+	return two_nodes ? 2 : n;
+}
+
+/* The node for a helper that must not share a node with its partner on
+ * node 2: node n of four, this node of two. */
+static uint32_t beside(uint32_t n)
+{
+	return two_nodes ? 1 : n;
+}
 
 static int ended(uint32_t task, int32_t want_status)
 {
@@ -26,11 +49,11 @@ static void create_on_another_node(void)
 {
 	const char *argv[] = { "t_child", "exit", "5", NULL };
 	uint32_t task;
-	CHECK_EQ(spawn_child_on(3, argv, -1, &task, NULL), 0);
-	CHECK_EQ(TASK_NODE(task), 3);
+	CHECK_EQ(spawn_child_on(far(3), argv, -1, &task, NULL), 0);
+	CHECK_EQ(TASK_NODE(task), far(3));
 	CHECK(ended(task, 5));                       /* node 3's pm told us */
 	const char *none[] = { "no-such-program", NULL };
-	CHECK_EQ(pm_create_on(3, none, -1, &task), E_NOPROG);
+	CHECK_EQ(pm_create_on(far(3), none, -1, &task), E_NOPROG);
 	CHECK_EQ(pm_create_on(9, argv, -1, &task), E_NODEDOWN); /* not in the cluster */
 }
 
@@ -64,7 +87,7 @@ static void link_passed_a_b_c(void)
 	const char *b_argv[] = { "t_child", "relay", NULL };
 	uint32_t b, c;
 	int bl, cl, mine = self_link(0xabc);
-	CHECK_EQ(spawn_child_on(3, c_argv, -1, &c, &cl), 0);
+	CHECK_EQ(spawn_child_on(beside(3), c_argv, -1, &c, &cl), 0);
 	CHECK_EQ(spawn_child_on(2, b_argv, cl, &b, &bl), 0);
 	uint32_t v = 1;
 	CHECK_EQ(sendmessage(bl, &v, 4, mine), 0);   /* A -> B, passing our link */
@@ -86,7 +109,7 @@ static void server_with_four_remote_clients(void)
 	int sl, cl[4];
 	CHECK_EQ(spawn_child_on(2, s_argv, -1, &server, &sl), 0);
 	for (int i = 0; i < 4; i++)
-		CHECK_EQ(spawn_child_on(3 + i % 2, c_argv, sl, &clients[i], &cl[i]), 0);
+		CHECK_EQ(spawn_child_on(beside(3 + i % 2), c_argv, sl, &clients[i], &cl[i]), 0);
 	for (int i = 0; i < 4; i++)
 		CHECK(ended(clients[i], 0));              /* 200 CALLs, all answered right */
 	CHECK_EQ(pm_kill(server), 0);                 /* forwarded to node 2 */
@@ -112,7 +135,7 @@ static void movedata_one_mebibyte(void)
 	const char *argv[] = { "t_child", "data", "1048576", NULL };
 	uint32_t task, n, sum;
 	int child, area;
-	CHECK_EQ(spawn_child_on(4, argv, -1, &task, &child), 0);
+	CHECK_EQ(spawn_child_on(far(4), argv, -1, &task, &child), 0);
 	struct message m = message_into(&n, sizeof n);
 	CHECK_EQ(receivemessage(&m), 4);
 	area = m.passed;
@@ -144,8 +167,8 @@ static void fifo_under_load(void)
 	const char *ping_argv[] = { "t_child", "ping", "2000", NULL };
 	uint32_t ping, pong;
 	int pl, gl;
-	CHECK_EQ(spawn_child_on(3, pong_argv, -1, &pong, &gl), 0);
-	CHECK_EQ(spawn_child_on(2, ping_argv, gl, &ping, &pl), 0);
+	CHECK_EQ(spawn_child_on(far(3), pong_argv, -1, &pong, &gl), 0);
+	CHECK_EQ(spawn_child_on(beside(2), ping_argv, gl, &ping, &pl), 0);
 	CHECK(ended(ping, 0));
 	CHECK(ended(pong, 0));                       /* 2000 messages, in order */
 	destroylink(pl); destroylink(gl);
@@ -156,7 +179,7 @@ static void remote_server_ends_without_reply(void)
 	const char *argv[] = { "t_child", "noreply", NULL };
 	uint32_t task, v = 1;
 	int l;
-	CHECK_EQ(spawn_child_on(4, argv, -1, &task, &l), 0);
+	CHECK_EQ(spawn_child_on(far(4), argv, -1, &task, &l), 0);
 	struct message m = message_into(&v, 4);
 	CHECK_EQ(call(l, &v, 4, -1, &m), E_DEAD);
 	CHECK(ended(task, 0));
@@ -168,12 +191,12 @@ static void node_killed_mid_run(void)
 	const char *argv[] = { "t_child", "echo", "0", NULL };
 	uint32_t doomed, alive;
 	int dl, al;
-	CHECK_EQ(spawn_child_on(4, argv, -1, &doomed, &dl), 0);
-	CHECK_EQ(spawn_child_on(2, argv, -1, &alive, &al), 0);
+	CHECK_EQ(spawn_child_on(far(4), argv, -1, &doomed, &dl), 0);
+	CHECK_EQ(spawn_child_on(beside(2), argv, -1, &alive, &al), 0);
 	uint32_t v = 7;
 	struct message m = message_into(&v, 4);
 	CHECK_EQ(call(dl, &v, 4, -1, &m), 4);
-	printf("KILL-NODE 4\n");                      /* the host harness kills it */
+	printf("KILL-NODE %u\n", (unsigned)far(4));   /* the host harness kills it */
 	fflush(stdout);
 	uint64_t start, now;
 	node_time(&start, NULL);
@@ -185,7 +208,7 @@ static void node_killed_mid_run(void)
 	} while (r == 4 && now - start < 30000000000ull);
 	CHECK_EQ(r, E_NODEDOWN);
 	CHECK_EQ(sendmessage(dl, &v, 4, -1), E_NODEDOWN);
-	CHECK_EQ(pm_create_on(4, argv, -1, &doomed), E_NODEDOWN);
+	CHECK_EQ(pm_create_on(far(4), argv, -1, &doomed), E_NODEDOWN);
 	m = message_into(&v, 4);
 	CHECK_EQ(call(al, &v, 4, -1, &m), 4);           /* the others run on */
 	CHECK_EQ(pm_kill(alive), 0);
@@ -202,4 +225,12 @@ GTESTS(
 	{ "remote server ends without reply", remote_server_ends_without_reply },
 	{ "node killed mid-run", node_killed_mid_run },
 );
-GTEST_MAIN("remote")
+int main(int argc, char **argv)
+{
+	two_nodes = argc == 2 && !strcmp(argv[1], "2");
+	if (argc > 2 || (argc == 2 && !two_nodes)) {
+		printf("usage: t_remote [2]   (2: a cluster of nodes 1 and 2; default: nodes 1-4)\n");
+		return 2;
+	}
+	return gtest_run(two_nodes ? "remote2" : "remote", gtests, sizeof gtests / sizeof gtests[0]);
+}
