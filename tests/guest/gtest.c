@@ -4,6 +4,7 @@
  * waiting for its end notice.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "gtest.h"
 #include "pm.h"
@@ -24,7 +25,7 @@ void gtest_fail(const char *file, int line, const char *what, long a, long b)
 int gtest_run(const char *suite, const struct gtest *tests, int n)
 {
 	int failed = 0;
-	gtest_notify_link = createlink(0x4e, NULL, 0, 0);
+	gtest_notify_link = createlink(GTEST_NOTIFY_CODE, NULL, 0, 0);
 	for (int i = 0; i < n; i++) {
 		gtest_failed_now = 0;
 		tests[i].fn();
@@ -49,6 +50,44 @@ int spawn_child(const char *const argv[], uint32_t *task, int *child_link)
 	return spawn_child_on(0, argv, -1, task, child_link);
 }
 
+/* End notices that came while waiting for something else: across nodes,
+ * children's notices arrive in any order, and before or after the messages
+ * their siblings send. */
+static struct kr_exit_notice early[16];
+static int nearly;
+
+static int is_notice(const struct message *m, const void *data, int r)
+{
+	struct kr_exit_notice n;
+	if (m->code != GTEST_NOTIFY_CODE || r != (int)sizeof n)
+		return 0;
+	memcpy(&n, data, sizeof n);
+	return n.kind == KR_NOTIFY;
+}
+
+int gtest_receive(struct message *m)
+{
+	static uint8_t data[MSG_MAX];
+	for (;;) {
+		struct message got = message_into(data, sizeof data);
+		int r = receivemessage(&got);
+		if (r < 0)
+			return r;
+		if (is_notice(&got, data, r) && nearly < (int)(sizeof early / sizeof early[0])) {
+			memcpy(&early[nearly++], data, sizeof early[0]);
+			continue;
+		}
+		uint32_t n = (uint32_t)r < m->buf_len ? (uint32_t)r : m->buf_len;
+		memcpy(m->buf, data, n);
+		m->len = n;
+		m->code = got.code;
+		m->passed = got.passed;
+		m->reply = got.reply;
+		m->from = got.from;
+		return (uint32_t)r > m->buf_len ? E_TRUNC : r;
+	}
+}
+
 int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t *task, int *child_link)
 {
 	int r = pm_create_on(node, argv, gtest_notify_link, task);
@@ -68,17 +107,13 @@ int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t 
 		return r;
 	uint32_t hello;
 	struct message m = message_into(&hello, sizeof hello);
-	r = receivemessage(&m);
+	r = gtest_receive(&m);
 	if (r < 0)
 		return r;
 	*child_link = m.passed;
 	return m.passed < 0 ? E_BADLINK : 0;
 }
 
-/* End notices that came while waiting for another child: across nodes,
- * children's notices arrive in any order. */
-static struct kr_exit_notice early[16];
-static int nearly;
 
 int wait_child(uint32_t task, struct kr_exit_notice *n)
 {

@@ -36,5 +36,9 @@ int spawn_child(const char *const argv[], uint32_t *task, int *child_link);
 /* The same on node `node` (0: here), optionally giving it `extra` as link 5. */
 int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t *task, int *child_link);
 int wait_child(uint32_t task, struct kr_exit_notice *n); /* on the notify link */
+/* RECEIVEMESSAGE that keeps end notices aside for wait_child(): the next
+ * message that is not one.  Same results as receivemessage(). */
+int gtest_receive(struct message *m);
+#define GTEST_NOTIFY_CODE 0x4e  /* code of gtest_notify_link */
 extern int gtest_notify_link;
 #endif

@@ -92,7 +92,7 @@ static void link_passed_a_b_c(void)
 	uint32_t v = 1;
 	CHECK_EQ(sendmessage(bl, &v, 4, mine), 0);   /* A -> B, passing our link */
 	struct message m = message_into(&v, 4);
-	CHECK_EQ(receivemessage(&m), 4);              /* C used it */
+	CHECK_EQ(gtest_receive(&m), 4);               /* C used it */
 	CHECK_EQ(v, 0xb0b0);
 	CHECK_EQ(m.code, 0xabc);
 	CHECK_EQ(m.from, c);
@@ -137,7 +137,7 @@ static void movedata_one_mebibyte(void)
 	int child, area;
 	CHECK_EQ(spawn_child_on(far(4), argv, -1, &task, &child), 0);
 	struct message m = message_into(&n, sizeof n);
-	CHECK_EQ(receivemessage(&m), 4);
+	CHECK_EQ(gtest_receive(&m), 4);
 	area = m.passed;
 	CHECK(area >= 0);
 	uint8_t *buf = malloc(size);
