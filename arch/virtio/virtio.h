@@ -28,6 +28,8 @@
 /* Descriptor flags. */
 #define VRING_DESC_F_NEXT 1
 #define VRING_DESC_F_WRITE 2
+/* Available ring flags: the driver polls; the device need not interrupt. */
+#define VRING_AVAIL_F_NO_INTERRUPT 1
 
 #define VIRTQ_MAX_SIZE 256     /* largest ring the core accepts (QEMU's net: 256) */
 #define VIRTQ_LEGACY_ALIGN 4096 /* legacy layout: used ring on its own page  */
@@ -119,6 +121,8 @@ int virtq_init(struct virtq *vq, struct virtio_dev *d, uint16_t index);
  * until virtq_kick).  0, or -1 when there are not enough descriptors. */
 int virtq_add(struct virtq *vq, const struct virtq_seg *segs, uint32_t nsegs, void *token);
 void virtq_kick(struct virtq *vq);
+/* Tell the device not to interrupt for this queue (a polling driver). */
+void virtq_no_interrupts(struct virtq *vq);
 /* Next chain the device has finished with: its token and the bytes the
  * device wrote; NULL when none. */
 void *virtq_get_used(struct virtq *vq, uint32_t *written);

@@ -70,7 +70,11 @@ static int32_t vblk_transfer(struct blockdev *b, int write, uint64_t sector, voi
 	if (virtq_add(&v->vq, segs, 3, v) < 0)
 		return E_DISKIO;
 	virtq_kick(&v->vq);
-	if (wait_used(v) < 0) {
+	int answered = wait_used(v);
+	/* The device is asked not to interrupt; should it anyway, its line
+	 * (which may be shared with a network card's) is cleared here. */
+	v->dev->ops->ack_interrupt(v->dev);
+	if (answered < 0) {
 		kprintf("virtio-blk: %s: request for sector %u not answered\n", v->dev->where, (unsigned)sector);
 		return E_DISKIO;
 	}
@@ -88,6 +92,7 @@ int virtio_blk_attach(struct virtio_dev *d)
 	virtio_begin_init(d, 0);
 	if (virtq_init(&v->vq, d, 0) < 0)
 		return -1;
+	virtq_no_interrupts(&v->vq);
 	v->bdev = (struct blockdev){
 		.driver_name = "virtio-blk", .sectors = read_capacity(d), .driver = v, .transfer = vblk_transfer,
 	};

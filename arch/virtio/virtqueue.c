@@ -108,3 +108,9 @@ void *virtq_get_used(struct virtq *vq, uint32_t *written)
 	vq->token[head] = NULL;
 	return token;
 }
+
+void virtq_no_interrupts(struct virtq *vq)
+{
+	vq->avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
+	virtio_barrier();
+}
