@@ -22,6 +22,7 @@ static const char *const type_names[TRACE_TYPE_MAX + 1] = {
 	[TRACE_STARTPROCESS] = "STARTPROCESS",
 	[TRACE_STOPPROCESS] = "STOPPROCESS",
 	[TRACE_DROPPED] = "DROPPED",
+	[TRACE_MARK] = "MARK",
 };
 
 unsigned event_type_by_name(const char *name)

@@ -118,6 +118,8 @@ static int parse_row(struct trace *t, const struct csv_reader *r,
 	}
 	uint64_t v;
 	int ok;
+	if (e.type == TRACE_MARK)
+		return 0; /* the controller's synchronisation point, not an event */
 	if (e.type == TRACE_DROPPED) {
 		/* A notice, not a step of any process: counted, not stored. */
 		t->dropped++;

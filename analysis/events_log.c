@@ -91,8 +91,8 @@ int trace_load_log(struct trace *t, const char *path, char *err, size_t errlen)
 	uint32_t recno = 0;
 	while ((rc = dpm_log_next(log, &rec, err, errlen)) > 0) {
 		recno++;
-		if (rec.trace_type < 1 || rec.trace_type > TRACE_TYPE_MAX)
-			continue; /* the filter's own notes */
+		if (rec.trace_type < 1 || rec.trace_type > TRACE_TYPE_MAX || rec.trace_type == TRACE_MARK)
+			continue; /* the filter's own notes, the controller's marks */
 		if (add_record(t, &rec, recno, err, errlen) < 0) {
 			rc = -1;
 			break;

@@ -85,6 +85,7 @@ static const struct csv_map csv_maps[] = {
 	{ "STARTPROCESS", NULL, "childTask", NULL, NULL, NULL, NULL, NULL },
 	{ "STOPPROCESS", NULL, "childTask", NULL, NULL, NULL, NULL, NULL },
 	{ "DROPPED", NULL, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "MARK", NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 static const char csv_header[] = "machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,"
@@ -165,7 +166,8 @@ static void print_csv_row(FILE *out, const struct dpm_log_record *rec)
 	cell(out, rec, m->pass_link, LINK);
 	cell(out, rec, m->queue_len, DECIMAL);
 	cell(out, rec, m == csv_map_for("TERMPROCESS") ? "reason" : NULL, REASON);
-	cell(out, rec, m == csv_map_for("DROPPED") ? "count" : NULL, DECIMAL);
+	cell(out, rec, m == csv_map_for("DROPPED") ? "count" : m == csv_map_for("MARK") ? "token" : NULL,
+	     DECIMAL);
 	fputc('\n', out);
 }
 

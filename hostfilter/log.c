@@ -27,6 +27,8 @@ struct dpm_log {
 	struct desc_set descs;
 	struct log_layout *layouts;
 	uint64_t pos;       /* file offset of the next record */
+	uint64_t records_at; /* file offset of the first record */
+	unsigned last_layout; /* layout of the record read last */
 	size_t truncated;   /* bytes of an incomplete last record */
 	uint8_t *buf;       /* one packed record */
 	uint64_t values[DESC_FIELDS_MAX];
@@ -63,6 +65,7 @@ static int read_header(struct dpm_log *log, char *err, size_t errlen)
 	if (!fgets(line, sizeof line, log->f) || strcmp(line, LOG_RECORDS_LINE))
 		return fail(log, err, errlen, "corrupt log header (no records line)");
 	log->pos = strlen(LOG_MAGIC) + counts_line + n + strlen(LOG_RECORDS_LINE);
+	log->records_at = log->pos;
 	return 0;
 }
 
@@ -130,6 +133,7 @@ int dpm_log_next(struct dpm_log *log, struct dpm_log_record *rec, char *err, siz
 		return 0;
 	}
 	log->pos += 2 + l->size;
+	log->last_layout = n;
 	for (size_t k = 0; k < l->d->nfields; k++) {
 		const struct desc_field *f = &l->d->fields[k];
 		uint64_t v = 0;
@@ -164,6 +168,32 @@ int dpm_log_sniff(const char *path)
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
 	return n == sizeof head && !memcmp(head, LOG_MAGIC, sizeof head);
+}
+
+uint64_t dpm_log_header_size(const struct dpm_log *log)
+{
+	return log->records_at;
+}
+
+size_t dpm_log_last_raw(const struct dpm_log *log, uint8_t *out, size_t size)
+{
+	const struct log_layout *l = &log->layouts[log->last_layout];
+	size_t n = 2 + l->size;
+	if (n > size)
+		return 0;
+	out[0] = (uint8_t)log->last_layout;
+	out[1] = (uint8_t)(log->last_layout >> 8);
+	memcpy(out + 2, log->buf, l->size);
+	return n;
+}
+
+int dpm_log_resume(struct dpm_log *log)
+{
+	if (log->f == stdin || fseeko(log->f, (off_t)log->pos, SEEK_SET) != 0)
+		return -1;
+	clearerr(log->f);
+	log->truncated = 0;
+	return 0;
 }
 
 size_t dpm_log_truncated(const struct dpm_log *log)

@@ -33,6 +33,17 @@ struct dpm_log *dpm_log_open(const char *path, char *err, size_t errlen);
  * log (a message is written into err). */
 int dpm_log_next(struct dpm_log *log, struct dpm_log_record *rec, char *err, size_t errlen);
 
+/* Bytes of the log's header (its descriptions): records start there. */
+uint64_t dpm_log_header_size(const struct dpm_log *log);
+/* The record dpm_log_next() read last, as it is in the file (layout id and
+ * packed fields), into out: its length, or 0 when size is too small. */
+size_t dpm_log_last_raw(const struct dpm_log *log, uint8_t *out, size_t size);
+
+/* After dpm_log_next() returned 0 on a log a filter is still writing: go
+ * back to the end of the last whole record, so the next call reads what
+ * has been appended since.  0, or -1 (not a file that can seek). */
+int dpm_log_resume(struct dpm_log *log);
+
 /* Value of the field called `name` in rec: 1 and *value set if present, 0 if
  * the record has no such field (not described, or discarded by a rule). */
 int dpm_log_field(const struct dpm_log_record *rec, const char *name, uint64_t *value);

@@ -38,6 +38,7 @@ int core_open(struct filter_core *c, const struct formats *fm, struct rules *r,
 		return -1;
 	}
 	c->note_layout = (uint32_t)id;
+	c->mark = formats_by_name(fm, "MARK");
 	c->dropped = formats_by_name(fm, "DROPPED");
 	int k = c->dropped ? format_field_index(c->dropped, "count") : -1;
 	if (k < 0)
@@ -169,6 +170,8 @@ static int log_batch(struct filter_core *c, const struct meter_batch_header *h,
 		if (f == c->dropped) {
 			id = (int)rules_full_layout(r, f);
 			*dropped += field_load(rec + c->dropped_count.offset, c->dropped_count.length);
+		} else if (f == c->mark) {
+			id = (int)rules_full_layout(r, f);
 		} else {
 			id = rules_select(r, (uint32_t)type, rec);
 		}

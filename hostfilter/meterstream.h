@@ -38,6 +38,9 @@ struct filter_core {
 	struct format note_format;
 	uint32_t note_layout;
 	const struct format *dropped; /* the DROPPED type, if described */
+	const struct format *mark;    /* the MARK type, if described: kept
+	                                 whatever the rules say (the
+	                                 controller waits for marks) */
 	struct format_field dropped_count;
 	struct filter_stats st;
 	char err[512];            /* why the log could not be written */

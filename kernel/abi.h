@@ -60,6 +60,9 @@ enum kerror {
 #define LINK_KCTL   0x8u  /* kernel link: process control (process manager) */
 #define LINK_KPOWER 0x10u /* kernel link: power off the node (init)         */
 #define LINK_KDISK  0x20u /* kernel link: the node's disk (a Disk Interface) */
+#define LINK_KMETER 0x40u /* kernel link: meter any process of the node, marks
+                             (the controller's agent, ctld) */
+#define LINK_KHOST  0x80u /* kernel link: open host gates (ctld)              */
 
 struct createlink_args {
 	uint32_t code;      /* delivered with every message sent over the link */
@@ -92,11 +95,18 @@ struct movedata_args {
 #define LINK_PM      0  /* the process manager                             */
 #define LINK_NS      1  /* the name service                                */
 #define LINK_CONSOLE 2  /* this node's kernel (console, time, memory)      */
+#define LINK_STDIO   3  /* standard input and output, when the controller's
+                           agent gave one (servers/lib/stdio_proto.h); user
+                           processes only: the kernel's own use slot 3 for
+                           their privileged kernel link */
 #define LINK_FIRST_FREE 4
 
-/* Pids the kernel gives the processes it starts itself, on every node. */
+/* Pids the kernel gives the processes it starts itself, on every node
+ * (init is 3; ctld, the controller's agent, 4 when the node has a `ctl`
+ * host service). */
 #define PM_PID 1
 #define NS_PID 2
+#define CTLD_PID 4
 
 /* Requests understood by a kernel link: the first word of the message. */
 enum kreq {
@@ -109,6 +119,10 @@ enum kreq {
 	                         that host service (a filter) */
 	KR_ALARM = 7,         /* ms, code: after ms the kernel sends the caller a
 	                         message with that code (struct kr_alarm) */
+	/* LINK_KMETER only: */
+	KR_METERMARK = 8,     /* name (12 bytes), token: a MARK trace with the
+	                         token goes to that host service (a filter)
+	                         after every trace held for it */
 	/* LINK_KCTL only: */
 	KR_CREATE = 16,       /* prog name\0args\0...; reply: task (suspended) */
 	KR_GIVELINK = 17,     /* task, slot: passed link goes into task's slot */
@@ -116,8 +130,10 @@ enum kreq {
 	KR_STOP = 19,         /* task                                          */
 	KR_KILL = 20,         /* task                                          */
 	KR_NOTIFY = 21,       /* passed link: where the kernel reports ends    */
-	KR_SETMETER = 22,     /* task, flags, batch (passed link = meter link) */
-	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo               */
+	KR_SETMETER = 22,     /* task, flags, batch (passed link = meter link);
+	                         also with LINK_KMETER                          */
+	KR_PROCINFO = 23,     /* task; reply: struct kr_procinfo; also with
+	                         LINK_KMETER                                    */
 	KR_PMLINK = 24,       /* node; reply carries a link to that node's pm  */
 	KR_REMOTECREATED = 25, /* creator, child: a pm created creator's child on
 	                          another node; reply: flags, batch and (passed)
@@ -135,7 +151,7 @@ enum kreq {
 	KR_DISKLINK = 47,     /* LINK_KCTL only: reply carries a LINK_KDISK link */
 	KR_DISK_LAST = 47,
 	/* 48..55: the host gateway (kernel/hostgate.c, docs/control.md): a
-	 * byte stream between a process and a host service */
+	 * byte stream between a process and a host service; LINK_KHOST only */
 	KR_HOSTGATE_FIRST = 48,
 	KR_HOSTOPEN = 48,     /* name (12 bytes); reply: int32 gate          */
 	KR_HOSTSEND = 49,     /* gate, then bytes: queued whole, or E_NOMEM  */

@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "disk.h"
+#include "hostgate.h"
 
 int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind, const uint8_t *req,
 			uint32_t len, const struct link *passed, uint8_t *reply, uint32_t *reply_len,
@@ -13,6 +14,8 @@ int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind, c
 {
 	if (kind >= KR_DISK_FIRST && kind <= KR_DISK_LAST)
 		return disk_service(p, via, kind, req, len, passed, reply, reply_len, reply_link);
-	/* 48..63: further device services (host gateway, ...) go here */
+	if (kind >= KR_HOSTGATE_FIRST && kind <= KR_HOSTGATE_LAST)
+		return hostgate_service(p, via, kind, req, len, passed, reply, reply_len, reply_link);
+	/* 56..63: further device services go here */
 	return E_BADREQ;
 }

@@ -216,6 +216,17 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		memcpy(name, req + 4, len - 4 < 12 ? len - 4 : 12);
 		return meter_host_link(name, reply_link);
 	}
+	case KR_METERMARK: {
+		char name[13] = { 0 };
+		struct link to;
+		if (!(via->rights & LINK_KMETER))
+			return E_RIGHTS;
+		if (need(len, 20))
+			return E_BADREQ;
+		memcpy(name, req + 4, 12);
+		int32_t r = meter_host_link(name, &to);
+		return r < 0 ? r : meter_mark(p, &to, word(req, 4));
+	}
 	case KR_ALARM:
 		if (need(len, 12))
 			return E_BADREQ;
@@ -243,7 +254,10 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 	if (kind >= KR_DEVICE_FIRST && kind <= KR_DEVICE_LAST)
 		return kdevice_service(p, via, kind, req, len, passed, reply, reply_len, reply_link);
 	if (kind >= KR_CREATE && kind <= KR_REMOTECREATED) {
-		if (!(via->rights & LINK_KCTL))
+		/* the controller's agent may meter any process and look at it */
+		uint32_t may = kind == KR_SETMETER || kind == KR_PROCINFO ? LINK_KCTL | LINK_KMETER
+									  : LINK_KCTL;
+		if (!(via->rights & may))
 			return E_RIGHTS;
 		return proc_control(p, kind, req, len, passed, reply, reply_len, reply_link);
 	}

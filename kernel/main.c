@@ -4,12 +4,17 @@
  *   pm   (process manager)  links: 1 ns, 2 console, 3 kernel with LINK_KCTL
  *   ns   (name service)     links: 0 pm, 2 console
  *   init (starts the rest)  links: 0 pm, 1 ns, 2 console, 3 kernel with LINK_KPOWER
+ * and, on a node whose host= names a `ctl` service (the cluster's
+ * controller), a fourth:
+ *   ctld (controller's agent) links: 0 pm, 1 ns, 2 console,
+ *                             3 kernel with LINK_KMETER | LINK_KHOST
  * The command line holds kernel options (`node=N`) and init's arguments
  * (every other word).  Every node runs a name service, but the cluster
  * uses one: the lowest node's, so a name registered anywhere is found
  * everywhere.
  */
 #include "kernel.h"
+#include "net/hostlink.h"
 #include "net/net.h"
 
 static char init_args[512];
@@ -107,5 +112,16 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	give(init, 3, kernel, LINK_KPOWER);
 
 	pm->stopped = ns->stopped = init->stopped = 0;
+	if (hostlink_port("ctl")) {
+		static const char ctld_args[] = "ctld";
+		struct proc *ctld = start("ctld", ctld_args, sizeof ctld_args);
+		if (ctld->pid != CTLD_PID)
+			panic("ctld must be pid %u", CTLD_PID);
+		give(ctld, LINK_PM, pm->task, 0);
+		give(ctld, LINK_NS, names, 0);
+		give(ctld, LINK_CONSOLE, kernel, 0);
+		give(ctld, 3, kernel, LINK_KMETER | LINK_KHOST);
+		ctld->stopped = 0;
+	}
 	scheduler();
 }

@@ -1,11 +1,13 @@
 /*
  * kernel/timer.c - the portable half of the timer interrupt: work that
  * must happen every tick (100 Hz) whether a process or the idle loop was
- * interrupted: the network's timers, the meter's batch flushing, alarms.
+ * interrupted: the network's timers, the meter's batch flushing, alarms,
+ * host-gate bytes waiting for their owner.
  * Scheduling stays with kernel_tick(), which the port calls only for ticks
  * that interrupt a process.
  */
 #include "kernel.h"
+#include "hostgate.h"
 #include "meter.h"
 #include "net/net.h"
 
@@ -14,4 +16,5 @@ void kernel_timer_tick(void)
 	net_tick();
 	meter_tick();
 	alarm_tick();
+	hostgate_tick();
 }

@@ -75,11 +75,20 @@ int32_t meter_host_link(const char *name, struct link *out)
 	return E_NONAME;
 }
 
+/* A destination no process uses any more, with nothing held, is free. */
+static void free_if_unused(struct meter_dest *d)
+{
+	if (d->users == 0 && d->count == 0)
+		d->in_use = 0;
+}
+
 /* Send d's batch over its link; 0 when it went (or there was nothing). */
 static int32_t ship(struct meter_dest *d)
 {
-	if (d->count == 0)
+	if (d->count == 0) {
+		free_if_unused(d);
 		return 0;
+	}
 	d->buf.hdr = (struct meter_batch_header){
 		.magic = METER_BATCH_MAGIC, .version = METER_BATCH_VERSION,
 		.count = (uint16_t)d->count, .machine = node_id, .bytes = d->used,
@@ -102,6 +111,7 @@ static int32_t ship(struct meter_dest *d)
 	}
 	stats.held -= d->count;
 	d->count = d->used = 0;
+	free_if_unused(d);
 	return r;
 }
 
@@ -243,11 +253,8 @@ static void release(struct proc *p)
 {
 	struct meter_dest *d = dest_of(p);
 	p->meter_dest = -1;
-	if (d && --d->users == 0) {
+	if (d && --d->users == 0)
 		ship(d);
-		if (d->count == 0)
-			d->in_use = 0;
-	}
 }
 
 int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link, uint32_t batch)
@@ -289,6 +296,21 @@ void meter_flush_proc(struct proc *p)
 		ship(d);
 	release(p);
 	p->meter_flags = 0;
+}
+
+int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token)
+{
+	int i = dest_for(to, 0);
+	if (i < 0)
+		return i;
+	struct meter_dest *d = &dests[i];
+	if (!has_room(d) && ship(d) != 0 && !has_room(d))
+		return E_QUEUEFULL;
+	d->in_use = 1; /* a ship above may have freed a destination nobody uses */
+	struct trace_mark b = { .token = token };
+	put_record(d, p, TRACE_MARK, &b, sizeof b);
+	int32_t r = ship(d);
+	return r == E_DEAD || r == E_NODEDOWN ? r : 0; /* backed up: it goes later, in order */
 }
 
 void meter_tick(void)

@@ -45,6 +45,12 @@ void meter_tick(void);
  * through the node's host link): a kernel link whose code is the
  * service's index in host=.  0, or E_NONAME. */
 int32_t meter_host_link(const char *name, struct link *out);
+/* Put a MARK trace of p with `token` behind every trace held for the
+ * destination `to` and send them: when the filter has the mark, it has
+ * everything this node sent there before it (the controller's getlog).
+ * 0 (sent, or held in order while the path is backed up), E_NODEDOWN,
+ * E_DEAD, E_NOSPACE (no destination free), E_QUEUEFULL. */
+int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token);
 /* p's meter settings, for a child created on another node. */
 int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link);
 

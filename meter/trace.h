@@ -34,7 +34,9 @@ enum trace_type {
 	TRACE_STARTPROCESS = 10,
 	TRACE_STOPPROCESS = 11,
 	TRACE_DROPPED = 12,      /* kernel had to drop traces; body says how many */
-	TRACE_TYPE_MAX = 12
+	TRACE_MARK = 13,         /* a synchronisation point the controller asked
+	                            for (KR_METERMARK); not an event, no flag   */
+	TRACE_TYPE_MAX = 13
 };
 
 /* Selection (meter) flags: bit (1 << traceType) per event type. */
@@ -138,6 +140,12 @@ struct trace_process {
  * DROPPED trace because the meter path was backed up. */
 struct trace_dropped {
 	uint32_t count;     /* 40 */
+	uint32_t pad;       /* 44 */
+};
+
+/* MARK: task == the controller's agent that asked for it. */
+struct trace_mark {
+	uint32_t token;     /* 40 chosen by the controller                    */
 	uint32_t pad;       /* 44 */
 };
 

@@ -6,7 +6,7 @@ CLUSTER_CORE := qemu/cluster_file.c qemu/cluster_state.c qemu/cluster_proc.c \
 	qemu/cluster_net.c qemu/cluster_qemu.c
 CLUSTER_CMDS := qemu/cluster.c qemu/cluster_up.c qemu/cluster_supervisor.c \
 	qemu/cluster_status.c qemu/cluster_console.c qemu/cluster_down.c \
-	qemu/cluster_default.c
+	qemu/cluster_default.c qemu/cluster_hub.c qemu/ctl_wire.c
 
 DPM_SRCS += $(CLUSTER_CORE) $(CLUSTER_CMDS)
 
@@ -20,4 +20,7 @@ $(eval $(call unit_test,test_cluster_qemu,tests/unit/test_cluster_qemu.c $(CLUST
 # `dpm control` (docs/control.md): the interpreter, its state machine and
 # flags, the nodes' side over the cluster's host link, the prompt.
 CONTROL_CORE := qemu/control_cmd.c qemu/control_state.c qemu/control_flags.c
+CONTROL_NET := qemu/control_net.c qemu/control_main.c qemu/record.c
+DPM_SRCS += $(CONTROL_CORE) $(CONTROL_NET)
+DPM_LDLIBS += -ledit
 $(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))

@@ -114,6 +114,7 @@ static const struct {
 	{ "console", cluster_console_main, "show (or follow, or type into) a node's console" },
 	{ "down", cluster_down_main, "stop everything the cluster started" },
 	{ "run", cluster_run_main, "up, run a command against the cluster, down" },
+	{ "hub", cluster_hub_main, "the control hub 'up' starts (host service 'ctl'; internal)" },
 };
 
 static void usage(FILE *out)

@@ -43,5 +43,6 @@ int cluster_run_main(int argc, char **argv);
 int cluster_status_main(int argc, char **argv);
 int cluster_console_main(int argc, char **argv);
 int cluster_down_main(int argc, char **argv);
+int cluster_hub_main(int argc, char **argv);   /* qemu/cluster_hub.c */
 
 #endif

@@ -337,12 +337,17 @@ static int port_listening(struct supervisor *s, const void *service)
 	return net_port_listening(((const struct cluster_service *)service)->port);
 }
 
-/* start= split into words, with {port} and {dir} replaced. */
+/* start= split into words, with {port}, {dir} and {dpm} (this dpm)
+ * replaced. */
 static int service_argv(struct supervisor *s, const struct cluster_service *sv, char *buf,
 			size_t size, char **argv, int max)
 {
-	char port[16];
+	char port[16], self[PATH_MAX];
 	snprintf(port, sizeof port, "%d", sv->port);
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	self[n > 0 ? n : 0] = '\0';
+	static const char *const keys[] = { "{port}", "{dir}", "{dpm}" };
+	const char *values[] = { port, s->o->dir, self };
 	size_t used = 0;
 	int argc = 0;
 	for (const char *p = sv->start; *p;) {
@@ -355,16 +360,18 @@ static int service_argv(struct supervisor *s, const struct cluster_service *sv, 
 		argv[argc++] = buf + used;
 		while (*p && *p != ' ' && *p != '\t') {
 			const char *with = NULL;
-			if (!strncmp(p, "{port}", 6))
-				with = port;
-			else if (!strncmp(p, "{dir}", 5))
-				with = s->o->dir;
+			size_t key_len = 1;
+			for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !with; k++)
+				if (!strncmp(p, keys[k], strlen(keys[k]))) {
+					with = values[k];
+					key_len = strlen(keys[k]);
+				}
 			size_t len = with ? strlen(with) : 1;
 			if (used + len + 1 >= size)
 				return -1;
 			memcpy(buf + used, with ? with : p, len);
 			used += len;
-			p += with ? (with == port ? 6 : 5) : 1;
+			p += key_len;
 		}
 		buf[used++] = '\0';
 	}

@@ -123,6 +123,28 @@ static int load_spec(const char *file, int nodes, struct cluster_spec *spec)
 	return r;
 }
 
+/* Every cluster with host services gets the control hub as service `ctl`
+ * (docs/control.md), unless its file names a `ctl` of its own. */
+static int add_control_service(struct up_options *o)
+{
+	struct cluster_spec *spec = &o->spec;
+	if (o->no_services)
+		return 0;
+	for (int i = 0; i < spec->nservices; i++)
+		if (!strcmp(spec->services[i].name, "ctl"))
+			return 0;
+	if (spec->nservices == CLUSTER_MAX_SERVICES) {
+		fprintf(stderr, "dpm cluster: the cluster file has %d services, the most a node takes; "
+				"the control hub 'ctl' needs one of them\n", CLUSTER_MAX_SERVICES);
+		return -1;
+	}
+	struct cluster_service *ctl = &spec->services[spec->nservices++];
+	*ctl = (struct cluster_service){ .port = 0 };
+	snprintf(ctl->name, sizeof ctl->name, "ctl");
+	snprintf(ctl->start, sizeof ctl->start, "{dpm} cluster hub --port {port} --dir {dir}");
+	return 0;
+}
+
 /* A service with port=0 must be started by `up`: nobody else could know
  * the port it picks. */
 static int check_services(const struct up_options *o)
@@ -223,7 +245,7 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 	}
 	*first = optind;
 	char err[PATH_MAX + 128];
-	if (load_spec(file, nodes, &o->spec) || check_services(o) ||
+	if (load_spec(file, nodes, &o->spec) || add_control_service(o) || check_services(o) ||
 	    find_kernel(kernel, o->kernel, sizeof o->kernel))
 		return 2;
 	if (cluster_dir(dir, 1, o->dir, sizeof o->dir, err, sizeof err)) {

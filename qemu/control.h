@@ -6,8 +6,8 @@
  * The interpreter knows nothing of sockets: what it asks of the nodes
  * (create, meter, start, stop, kill, acquire a process) goes through a
  * table of operations, `struct control_nodes`, which the network half
- * (control_net.c) provides for a real cluster and the unit tests provide
- * with a fake.  What the nodes report back (a process ended, a process
+ * (control_net.c, through the cluster's control hub) provides for a real
+ * cluster and the unit tests provide with a fake.  What the nodes report back (a process ended, a process
  * printed) comes in through control_process_ended / control_process_output.
  */
 #ifndef DPM_CONTROL_H
@@ -76,6 +76,10 @@ struct cproc {
 	uint32_t task;                       /* (node << 16) | pid         */
 	enum pstate state;
 	int ended;                           /* the node reported its end  */
+	uint32_t end_reason;                 /* enum exit_reason, once ended */
+	int32_t end_status;
+	char partial[256];                   /* output after its last newline */
+	size_t partial_len;
 };
 
 /* ---- what the controller asks of the nodes ---------------------------- */
@@ -99,6 +103,12 @@ struct control_nodes {
 	/* Take the running process `pid` on `machine` for metering. */
 	int (*acquire)(void *ctx, const char *machine, uint32_t pid, uint32_t *task, char *err,
 		       size_t errlen);
+	/* Bytes for task's standard input; len 0: its input ends. */
+	int (*input)(void *ctx, uint32_t task, const char *bytes, size_t len, char *err,
+		     size_t errlen);
+	/* Return once `log`, the log of host service `filter`, holds every
+	 * trace the nodes sent that filter so far (getlog). */
+	int (*sync_log)(void *ctx, const char *filter, const char *log, char *err, size_t errlen);
 	/* Wait up to `ms` for reports from the nodes (they call back into the
 	 * controller); 0 returns at once after taking what has arrived. */
 	void (*poll)(void *ctx, int ms);
@@ -124,6 +134,8 @@ struct control {
 	FILE *out;                           /* terminal, or the sink      */
 	FILE *sink;                          /* sink FILE, or NULL         */
 	FILE *err;                           /* messages: "where: what"    */
+	FILE *procout;                       /* processes' output and ends; NULL: out */
+	int raw_output;                      /* processes' output as written, unmarked */
 	int die_warned;                      /* the last command was a refused die */
 	int worst;                           /* worst result so far (exit status) */
 };
@@ -133,14 +145,17 @@ void control_fini(struct control *c);
 /* Run one command line; `where` ("FILE:LINE" or "control") prefixes
  * messages; depth is the source nesting of the line. */
 enum control_result control_line(struct control *c, const char *line, const char *where, int depth);
+/* Run one command given as words (words[n] must be writable space for a
+ * NULL); what control_line does after splitting. */
+enum control_result control_words(struct control *c, int n, char **words, const char *where, int depth);
 /* Run every line of a file (source, -f); stops at die. */
 enum control_result control_file(struct control *c, const char *path, int depth);
 /* End of input: die, except that it never refuses (there is no one left
  * to repeat it); warns about active processes. */
 void control_end_of_input(struct control *c);
 
-/* Reports from the nodes. */
-void control_process_ended(struct control *c, uint32_t task, const char *reason);
+/* Reports from the nodes: task ended (enum exit_reason, exit status). */
+void control_process_ended(struct control *c, uint32_t task, uint32_t reason, int32_t status);
 void control_process_output(struct control *c, uint32_t task, const char *bytes, size_t len);
 
 /* Split a line into words (blanks and tabs; '#' starts a comment).  The

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "abi_names.h"
 #include "control.h"
 
 typedef enum control_result (*command_fn)(struct control *c, int argc, char **argv, const char *where,
@@ -293,8 +294,12 @@ static enum control_result job_move(struct control *c, int argc, char **argv, co
 		const char *why;
 		int next = pstate_next(p->state, ev, &why);
 		if (next < 0) {
-			/* stopjob passes over killed and acquired processes (§4.3) */
-			if (!(ev == PE_STOP && (p->state == PS_KILLED || p->state == PS_ACQUIRED)))
+			/* stopjob passes over killed and acquired processes; startjob
+			 * tells of acquired ones, which are no failure: a job may
+			 * always hold a server it meters (§4.3) */
+			if (ev == PE_START && p->state == PS_ACQUIRED)
+				say(c, "'%s' %s.\n", p->name, why);
+			else if (!(ev == PE_STOP && (p->state == PS_KILLED || p->state == PS_ACQUIRED)))
 				r = complain(c, CR_FAILED, where, "'%s' %s", p->name, why);
 			continue;
 		}
@@ -435,9 +440,12 @@ static enum control_result cmd_getlog(struct control *c, int argc, char **argv, 
 	int f = find_filter(c, argv[1]);
 	if (f < 0)
 		return complain(c, CR_USAGE, where, "no filter '%s'", argv[1]);
-	/* let the nodes' last batches reach the filter before copying */
-	if (c->nodes.poll)
-		c->nodes.poll(c->nodes.ctx, 300);
+	/* the nodes' last traces reach the filter's log first */
+	char err[512] = "";
+	enum control_result r = CR_OK;
+	if (c->nodes.sync_log &&
+	    c->nodes.sync_log(c->nodes.ctx, c->filters[f].name, c->filters[f].log, err, sizeof err) < 0)
+		r = complain(c, CR_FAILED, where, "%s; the log is copied as it is", err);
 	FILE *in = fopen(c->filters[f].log, "rb");
 	if (!in)
 		return complain(c, CR_FAILED, where, "cannot read %s: %s", c->filters[f].log, strerror(errno));
@@ -454,7 +462,54 @@ static enum control_result cmd_getlog(struct control *c, int argc, char **argv, 
 	fclose(in);
 	if (fclose(out) != 0 || bad)
 		return complain(c, CR_FAILED, where, "copying %s to %s failed", c->filters[f].log, argv[2]);
+	return r;
+}
+
+/* ---- input, endinput -------------------------------------------------- */
+
+static struct cproc *proc_arg(struct control *c, const char *job, const char *name, const char *where)
+{
+	int j = job_arg(c, job, where);
+	struct cproc *p = j < 0 ? NULL : find_proc(c, j, name);
+	if (j >= 0 && !p)
+		complain(c, CR_USAGE, where, "job '%s' has no process '%s'", job, name);
+	return p;
+}
+
+static enum control_result send_input(struct control *c, struct cproc *p, const char *text, size_t len,
+				      const char *where)
+{
+	char err[256] = "";
+	if (p->state == PS_ACQUIRED || p->state == PS_KILLED)
+		return complain(c, CR_FAILED, where, "'%s' is %s: its input is not ours to give", p->name,
+				pstate_name(p->state));
+	if (c->nodes.input(c->nodes.ctx, p->task, text, len, err, sizeof err) < 0)
+		return complain(c, CR_FAILED, where, "'%s': %s", p->name, err);
 	return CR_OK;
+}
+
+static enum control_result cmd_input(struct control *c, int argc, char **argv, const char *where, int depth)
+{
+	(void)depth;
+	if (argc < 4)
+		return complain(c, CR_USAGE, where, "usage: input JOB PROCESS TEXT...");
+	struct cproc *p = proc_arg(c, argv[1], argv[2], where);
+	if (!p)
+		return CR_USAGE;
+	char line[CONTROL_LINE_MAX + 1];
+	size_t len = 0;
+	for (int i = 3; i < argc; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s", argv[i], i + 1 < argc ? " " : "\n");
+	return send_input(c, p, line, len, where);
+}
+
+static enum control_result cmd_endinput(struct control *c, int argc, char **argv, const char *where, int depth)
+{
+	(void)depth;
+	if (argc != 3)
+		return complain(c, CR_USAGE, where, "usage: endinput JOB PROCESS");
+	struct cproc *p = proc_arg(c, argv[1], argv[2], where);
+	return p ? send_input(c, p, NULL, 0, where) : CR_USAGE;
 }
 
 /* ---- source, sink, wait, die, help ------------------------------------ */
@@ -552,7 +607,9 @@ static const struct command {
 	{ "removejob", "rmjob", cmd_removejob, "removejob JOB", "kill JOB's stopped processes, release its acquired ones, forget it" },
 	{ "removeprocess", "rmprocess", cmd_removeprocess, "removeprocess JOB PROCESS", "the same for one process" },
 	{ "jobs", NULL, cmd_jobs, "jobs [JOB...]", "list jobs, or the processes of JOBs" },
-	{ "getlog", NULL, cmd_getlog, "getlog FILTER FILE", "copy FILTER's log to FILE" },
+	{ "getlog", NULL, cmd_getlog, "getlog FILTER FILE", "copy FILTER's log to FILE, once the nodes' traces so far are in it" },
+	{ "input", NULL, cmd_input, "input JOB PROCESS TEXT...", "send a line to PROCESS's standard input" },
+	{ "endinput", NULL, cmd_endinput, "endinput JOB PROCESS", "end PROCESS's standard input" },
 	{ "wait", NULL, cmd_wait, "wait JOB [SECONDS]", "wait until no process of JOB runs (default 60 s)" },
 	{ "source", NULL, cmd_source, "source FILE", "run the commands in FILE (nesting up to 16)" },
 	{ "sink", NULL, cmd_sink, "sink [FILE]", "send output to FILE; no argument: back to the terminal" },
@@ -627,6 +684,11 @@ enum control_result control_line(struct control *c, const char *line, const char
 		return complain(c, CR_USAGE, where, "more than %d words on a line", CONTROL_MAX_ARGS);
 	if (n == 0)
 		return CR_OK;
+	return control_words(c, n, words, where, depth);
+}
+
+enum control_result control_words(struct control *c, int n, char **words, const char *where, int depth)
+{
 	const struct command *cmd = find_command(words[0]);
 	enum control_result r;
 	if (!cmd)
@@ -680,28 +742,69 @@ static struct cproc *proc_by_task(struct control *c, uint32_t task)
 	return NULL;
 }
 
-void control_process_ended(struct control *c, uint32_t task, const char *reason)
+/* Where processes' output and ends go. */
+static FILE *proc_stream(struct control *c)
 {
-	struct cproc *p = proc_by_task(c, task);
-	if (!p || p->ended)
-		return;
-	p->ended = 1;
-	if (pstate_next(p->state, PE_END, NULL) >= 0)
-		p->state = PS_KILLED;
-	say(c, "  DONE: process %s in job '%s' terminated: reason: %s\n", p->name, c->jobs[p->job].name, reason);
+	return c->procout ? c->procout : c->out;
+}
+
+static void output_line(struct control *c, const struct cproc *p, const char *bytes, size_t n)
+{
+	FILE *f = proc_stream(c);
+	fprintf(f, "%s: %.*s%.*s\n", p ? p->name : "?", (int)(p ? p->partial_len : 0),
+		p ? p->partial : "", (int)n, bytes);
+	fflush(f);
 }
 
 void control_process_output(struct control *c, uint32_t task, const char *bytes, size_t len)
 {
 	struct cproc *p = proc_by_task(c, task);
-	const char *name = p ? p->name : "?";
-	/* each line marked with its process; a partial line is ended here */
+	if (c->raw_output) {
+		fwrite(bytes, 1, len, proc_stream(c));
+		fflush(proc_stream(c));
+		return;
+	}
+	/* each line marked with its process; a line split across reports is
+	 * put together first */
 	while (len) {
 		const char *nl = memchr(bytes, '\n', len);
-		size_t n = nl ? (size_t)(nl - bytes) + 1 : len;
-		say(c, "%s: %.*s%s", name, (int)n, bytes, nl ? "" : "\n");
+		size_t n = nl ? (size_t)(nl - bytes) : len;
+		if (nl || !p || p->partial_len + n >= sizeof p->partial) {
+			output_line(c, p, bytes, n);
+			if (p)
+				p->partial_len = 0;
+			n += nl ? 1 : 0;
+		} else {
+			memcpy(p->partial + p->partial_len, bytes, n);
+			p->partial_len += n;
+		}
 		bytes += n;
 		len -= n;
+	}
+}
+
+void control_process_ended(struct control *c, uint32_t task, uint32_t reason, int32_t status)
+{
+	struct cproc *p = proc_by_task(c, task);
+	if (!p || p->ended)
+		return;
+	if (p->partial_len && !c->raw_output)
+		output_line(c, p, "", 0);
+	p->partial_len = 0;
+	p->ended = 1;
+	p->end_reason = reason;
+	p->end_status = status;
+	if (pstate_next(p->state, PE_END, NULL) >= 0)
+		p->state = PS_KILLED;
+	char why[64];
+	if (reason == EXIT_NORMAL && status != 0)
+		snprintf(why, sizeof why, "normal, status %d", (int)status);
+	else
+		snprintf(why, sizeof why, "%s", abi_exit_reason_name(reason));
+	if (!c->raw_output) {
+		fprintf(proc_stream(c), "  DONE: process %s in job '%s' terminated: reason: %s\n", p->name,
+			c->jobs[p->job].name, why);
+		fflush(proc_stream(c));
 	}
 }
 

@@ -16,10 +16,14 @@ int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
 int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
 int disk_main(int argc, char **argv);       /* qemu/disk.c */
+int control_main(int argc, char **argv);    /* qemu/control_main.c */
+int record_main(int argc, char **argv);     /* qemu/record.c */
 
 #define DPM_SUBCOMMANDS \
 	{ "version", version_main, "print the version of dpm and its trace format" }, \
 	{ "cluster", cluster_main, "boot, watch and stop a cluster of QEMU nodes" }, \
+	{ "control", control_main, "run and meter jobs on a cluster (a prompt, or a script)" }, \
+	{ "record", record_main, "run a program metered on a cluster and keep its trace" }, \
 	{ "filter", filter_main, "receive meter streams, select traces, write a log" }, \
 	{ "dump", dump_main, "print a filter log as text or CSV" }, \
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \

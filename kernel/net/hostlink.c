@@ -135,6 +135,7 @@ static void open_on_net_stack(void *arg)
 		h->port = port;
 		h->cb = a->cb ? *a->cb : (struct hostlink_callbacks){ 0 };
 		stream_init(&h->stream, h->ring, sizeof h->ring, &hostlink_ops, h);
+		h->stream.manual_window = h->cb.manual_window;
 		uint32_t now = net_now_ms();
 		h->deadline_ms = now + net_config.peer_wait_ms;
 		attempt(h, now);
@@ -180,6 +181,24 @@ int hostlink_drained(int n)
 {
 	struct hostlink *h = link_of(n);
 	return h && h->state == PEER_UP && stream_drained(&h->stream);
+}
+
+struct consumed_args {
+	struct hostlink *h;
+	uint32_t n;
+};
+
+static void consumed_on_net_stack(void *arg)
+{
+	struct consumed_args *a = arg;
+	stream_recved(&a->h->stream, a->n);
+}
+
+void hostlink_consumed(int n, uint32_t bytes)
+{
+	struct consumed_args a = { link_of(n), bytes };
+	if (a.h && bytes)
+		net_run(consumed_on_net_stack, &a);
 }
 
 static void close_on_net_stack(void *arg)

@@ -26,6 +26,10 @@ struct hostlink_callbacks {
 	/* The link went DOWN (may be NULL). */
 	void (*down)(int link, void *arg);
 	void *arg;
+	/* 1: bytes received are acknowledged to the host only as the owner
+	 * calls hostlink_consumed(), so the host can be at most TCP_WND bytes
+	 * ahead of the owner (flow control for a slow reader). */
+	int manual_window;
 };
 
 /* Port of the service named `name` in host=, or 0. */
@@ -40,6 +44,8 @@ int hostlink_send(int link, const void *data, uint32_t len);
 int hostlink_state(int link);
 /* 1 when everything sent has been acknowledged by the host. */
 int hostlink_drained(int link);
+/* The owner has passed on n bytes it received (manual_window links). */
+void hostlink_consumed(int link, uint32_t n);
 /* Close (what is still queued is discarded) and free the link number. */
 void hostlink_close(int link);
 #endif

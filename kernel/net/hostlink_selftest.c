@@ -82,8 +82,8 @@ void hostlink_selftest_start(void)
 {
 	if (strcmp(net_config.selftest, "hostlink"))
 		return;
-	static const struct hostlink_callbacks echo_cb = { check_bytes, echo_down, &echo_received };
-	static const struct hostlink_callbacks short_cb = { check_bytes, short_down, &short_received };
+	static const struct hostlink_callbacks echo_cb = { .recv = check_bytes, .down = echo_down, .arg = &echo_received };
+	static const struct hostlink_callbacks short_cb = { .recv = check_bytes, .down = short_down, .arg = &short_received };
 	if (hostlink_open("nosuch", &echo_cb) != E_NONAME)
 		finish(0, "opening a service host= does not name did not give E_NONAME");
 	echo_link = hostlink_open("echo", &echo_cb);

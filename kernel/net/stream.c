@@ -58,8 +58,18 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 		}
 	}
 	pbuf_free(p);
-	tcp_recved(pcb, total);
+	if (!s->manual_window)
+		tcp_recved(pcb, total);
 	return ERR_OK;
+}
+
+void stream_recved(struct stream *s, uint32_t n)
+{
+	while (s->pcb && n) {
+		u16_t step = n > 0xffffu ? 0xffffu : (u16_t)n;
+		tcp_recved(s->pcb, step);
+		n -= step;
+	}
 }
 
 static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len)

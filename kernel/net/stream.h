@@ -26,6 +26,10 @@ struct stream {
 	struct ring tx;
 	const struct stream_ops *ops;
 	void *owner;
+	int manual_window;            /* received bytes are acknowledged to
+	                                 TCP only by stream_recved(), so the
+	                                 other side stays at most a window
+	                                 (TCP_WND) ahead of the owner */
 };
 
 void stream_init(struct stream *s, uint8_t *ring_buf, uint32_t ring_size,
@@ -38,6 +42,8 @@ void stream_adopt(struct stream *s, struct tcp_pcb *pcb);
 void stream_flush(struct stream *s);
 /* Write n bytes ahead of the ring (HELLO); -1 when TCP has no room. */
 int stream_write_direct(struct stream *s, const void *p, uint32_t n);
+/* The owner has taken n received bytes (manual_window streams). */
+void stream_recved(struct stream *s, uint32_t n);
 /* Abort the connection without calling the owner back. */
 void stream_drop(struct stream *s);
 /* Everything queued has left the ring and been acknowledged. */

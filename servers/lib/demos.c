@@ -3,6 +3,7 @@
  * kernel checks everything, so these only place the arguments.
  */
 #include "demos.h"
+#include "abi_names.h"
 #include "kcall.h"
 
 #define U(p) ((uint32_t)(uintptr_t)(p))
@@ -96,21 +97,10 @@ int alarm_after(uint32_t ms, uint32_t code)
 
 const char *kerror_name(int err)
 {
-	static const char *const names[] = {
-		"E_OK", "E_BADCALL", "E_BADADDR", "E_BADLINK", "E_RIGHTS", "E_TOOBIG", "E_NOSPACE",
-		"E_QUEUEFULL", "E_NOMEM", "E_DEAD", "E_WOULDBLOCK", "E_BOUNDS", "E_INVAL", "E_NOPROG",
-		"E_NODEDOWN", "E_BADREQ", "E_STATE", "E_TRUNC", "E_NONAME",
-	};
-	if (err > 0)
-		return "positive";
-	return -err < (int)(sizeof names / sizeof names[0]) ? names[-err] : "E_?";
+	return err > 0 ? "positive" : abi_error(err)->name;
 }
 
 const char *exit_reason_name(uint32_t reason)
 {
-	static const char *const names[] = {
-		"normal", "killed", "memory fault", "illegal instruction",
-		"divide error", "stack overflow", "fault", "node down",
-	};
-	return reason < sizeof names / sizeof names[0] ? names[reason] : "unknown";
+	return abi_exit_reason_name(reason);
 }

@@ -1,6 +1,7 @@
 /*
  * servers/lib/newlib_glue.c - the system calls newlib expects, on DEMOS
- * terms: output goes as messages over the console (kernel) link, the heap
+ * terms: standard I/O goes as messages over the stdio link, or output over
+ * the console (kernel) link when there is none (stdio_proto.h), the heap
  * grows through the kernel link's KR_BRK request, exit is STOPTASK.  There
  * is no file system behind these (the DEMOS file system is a server reached
  * by messages), so file calls fail with ENOSYS-style errors.
@@ -9,11 +10,13 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/times.h>
 #include <sys/time.h>
 
 #include "demos.h"
+#include "stdio_proto.h"
 
 #ifdef __arm__
 #define GLUE(name) _##name
@@ -27,6 +30,42 @@ extern int errno;
 char *__env[1] = { 0 };
 char **environ = __env;
 
+/* Standard input and output go over LINK_STDIO when the controller's
+ * agent gave the process one (stdio_proto.h), else output goes to the
+ * node's console and input is empty.  Which it is is found on first use. */
+static enum { STDIO_UNKNOWN, STDIO_LINK, STDIO_CONSOLE } stdio_path;
+
+/* One STDIO_WRITE; its status, or the CALL's error. */
+static int stdio_write_chunk(const uint8_t *bytes, uint32_t n)
+{
+	static uint8_t req[4 + STDIO_WRITE_MAX];
+	uint32_t op = STDIO_WRITE;
+	int32_t status = 0;
+	memcpy(req, &op, 4);
+	memcpy(req + 4, bytes, n);
+	struct message m = message_into(&status, sizeof status);
+	int r = call(LINK_STDIO, req, 4 + n, -1, &m);
+	return r < 0 ? r : r == (int)sizeof status ? status : E_BADREQ;
+}
+
+static int stdio_write(const void *buf, uint32_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t done = 0;
+	while (stdio_path != STDIO_CONSOLE && done < len) {
+		uint32_t n = len - done > STDIO_WRITE_MAX ? STDIO_WRITE_MAX : len - done;
+		if (stdio_write_chunk(p + done, n) < 0) {
+			stdio_path = STDIO_CONSOLE; /* none, or the agent is gone */
+			break;
+		}
+		stdio_path = STDIO_LINK;
+		done += n;
+	}
+	if (done < len && console_write(p + done, len - done) < 0)
+		return -1;
+	return (int)len;
+}
+
 int GLUE(write)(int fd, const void *buf, int len);
 int GLUE(write)(int fd, const void *buf, int len)
 {
@@ -34,14 +73,30 @@ int GLUE(write)(int fd, const void *buf, int len)
 		errno = EBADF;
 		return -1;
 	}
-	return console_write(buf, (uint32_t)len) < 0 ? -1 : len;
+	if (len <= 0)
+		return 0;
+	return stdio_write(buf, (uint32_t)len);
 }
 
 int GLUE(read)(int fd, void *buf, int len);
 int GLUE(read)(int fd, void *buf, int len)
 {
-	(void)fd; (void)buf; (void)len;
-	return 0; /* standard input is empty until the controller supplies one */
+	if (fd != 0) {
+		errno = EBADF;
+		return -1;
+	}
+	if (len <= 0 || stdio_path == STDIO_CONSOLE)
+		return 0; /* no standard input: it is empty */
+	uint32_t req[2] = { STDIO_READ, (uint32_t)len < MSG_MAX ? (uint32_t)len : MSG_MAX };
+	struct message m = message_into(buf, req[1]);
+	int r = call(LINK_STDIO, req, sizeof req, -1, &m);
+	if (r < 0) {
+		if (stdio_path == STDIO_UNKNOWN)
+			stdio_path = STDIO_CONSOLE;
+		return 0;
+	}
+	stdio_path = STDIO_LINK;
+	return r;
 }
 
 void *GLUE(sbrk)(int incr);
@@ -68,12 +123,9 @@ fail:
 	return (void *)-1;
 }
 
-void GLUE(exit)(int status);
-void GLUE(exit)(int status) { stoptask(status); }
-#ifndef __arm__
+/* newlib's exit() flushes stdio and then calls _exit, on both machines. */
 void _exit(int status);
 void _exit(int status) { stoptask(status); }
-#endif
 
 int GLUE(close)(int fd) { (void)fd; return 0; }
 int GLUE(fstat)(int fd, struct stat *st) { (void)fd; st->st_mode = S_IFCHR; return 0; }

@@ -22,9 +22,13 @@ check "services: status shows it running on that port" \
 filter=$(status_field "$d" meter 5)
 node=$(status_field "$d" a 5)
 cmdline=$(tr '\0' ' ' <"/proc/$node/cmdline")
-check "services: the node's kernel gets host=meter:$port" grep -q -- "-append node=1 peers=1,2 host=meter:$port " <<<"$cmdline"
+ctl=$(awk '$1 == "service" && $2 == "ctl" { print $3 }' "$d/state")
+check "services: the control hub 'ctl' comes with every cluster ($ctl)" \
+	[ "${ctl:-0}" -gt 0 ] && [ "$(status_field "$d" ctl 6)" = running ]
+check "services: the node's kernel gets host=meter:$port,ctl:$ctl" \
+	grep -q -- "-append node=1 peers=1,2 host=meter:$port,ctl:$ctl " <<<"$cmdline"
 check "services: ...and a second NIC forwarding 10.0.2.100:$port to 127.0.0.1:$port" \
-	grep -q -- "guestfwd=tcp:10.0.2.100:$port-tcp:127.0.0.1:$port -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
+	grep -q -- "guestfwd=tcp:10.0.2.100:$port-tcp:127.0.0.1:$port,guestfwd=tcp:10.0.2.100:$ctl-tcp:127.0.0.1:$ctl -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
 pids=$(state_pids "$d")
 "$DPM" cluster down --dir "$d" >/dev/null
 check "services: down stops the service too" cluster_gone "$d" $pids "$filter"

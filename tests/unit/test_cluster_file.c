@@ -29,13 +29,16 @@ static void assert_error(const char *text, const char *message)
 	assert_string_equal(err, message);
 }
 
-static void test_default_file_is_four_idle_x86_nodes(void **state)
+static void test_default_file_is_four_idle_x86_nodes_and_a_filter(void **state)
 {
 	(void)state;
 	struct cluster_spec s;
 	assert_int_equal(cluster_load("qemu/default.cluster", &s, err, sizeof err), 0);
 	assert_int_equal(s.nnodes, 4);
-	assert_int_equal(s.nservices, 0);
+	assert_int_equal(s.nservices, 1);
+	assert_string_equal(s.services[0].name, "meter");
+	assert_int_equal(s.services[0].port, 0);
+	assert_string_equal(s.services[0].start, "{dpm} filter --port {port} -o {dir}/meter.log");
 	for (int i = 0; i < 4; i++) {
 		char name[8];
 		snprintf(name, sizeof name, "n%d", i + 1);
@@ -235,7 +238,7 @@ static void test_extension_refuses_a_name_clash(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_default_file_is_four_idle_x86_nodes),
+		cmocka_unit_test(test_default_file_is_four_idle_x86_nodes_and_a_filter),
 		cmocka_unit_test(test_attributes_defaults_and_quoting),
 		cmocka_unit_test(test_explicit_id_later_in_file_is_kept),
 		cmocka_unit_test(test_nodes_booted_elsewhere),

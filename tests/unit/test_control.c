@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "abi.h"
 #include "control.h"
 #include "trace.h"
 
@@ -66,10 +67,26 @@ static int fake_acquire(void *ctx, const char *machine, uint32_t pid, uint32_t *
 	return 0;
 }
 
+static int fake_input(void *ctx, uint32_t task, const char *bytes, size_t len, char *err, size_t n)
+{
+	(void)ctx; (void)err; (void)n;
+	note("input %x %.*s%s;", task, (int)len, bytes ? bytes : "", len ? "" : "EOF");
+	return 0;
+}
+
+static int fake_sync_log(void *ctx, const char *filter, const char *log, char *err, size_t n)
+{
+	(void)ctx; (void)err; (void)n;
+	note("sync %s %s;", filter, log);
+	return 0;
+}
+
 static void fake_poll(void *ctx, int ms) { (void)ctx; (void)ms; }
 
 static const struct control_nodes fake = {
-	NULL, fake_create, fake_setmeter, fake_start, fake_stop, fake_kill, fake_acquire, fake_poll,
+	.create = fake_create, .setmeter = fake_setmeter, .start = fake_start, .stop = fake_stop,
+	.kill = fake_kill, .acquire = fake_acquire, .input = fake_input, .sync_log = fake_sync_log,
+	.poll = fake_poll,
 };
 
 /* ---- the controller under test, its output captured ------------------- */
@@ -234,12 +251,14 @@ static void test_appendix_b_session(void **state)
 	assert_string_equal(out(), "'A' started.\n'B' started.\n");
 	assert_string_equal(calls, "create n1 A flags=0 filter=meter input=-;create n2 B flags=0 filter=meter input=-;"
 				   "setmeter 10005 10a meter;setmeter 20006 10a meter;start 10005;start 20006;");
-	control_process_output(&ctl, 0x20006, "hello\nworld", 11);
-	assert_string_equal(out(), "B: hello\nB: world\n");
-	control_process_ended(&ctl, 0x20006, "normal");
-	control_process_ended(&ctl, 0x10005, "normal");
-	control_process_ended(&ctl, 0x10005, "normal"); /* reported once */
-	assert_string_equal(out(), "  DONE: process B in job 'foo' terminated: reason: normal\n"
+	control_process_output(&ctl, 0x20006, "hello\nwor", 10);
+	control_process_output(&ctl, 0x20006, "ld\nand", 6);
+	assert_string_equal(out(), "B: hello\nB: world\n");     /* a split line put together */
+	control_process_ended(&ctl, 0x20006, EXIT_NORMAL, 0);
+	control_process_ended(&ctl, 0x10005, EXIT_NORMAL, 0);
+	control_process_ended(&ctl, 0x10005, EXIT_NORMAL, 3); /* reported once */
+	assert_string_equal(out(), "B: and\n"                     /* its last partial line, at its end */
+				   "  DONE: process B in job 'foo' terminated: reason: normal\n"
 				   "  DONE: process A in job 'foo' terminated: reason: normal\n");
 	assert_int_equal(run("rmjob foo"), CR_OK);
 	assert_string_equal(out(), "'A' removed\n'B' removed\n");
@@ -300,8 +319,8 @@ static void test_running_cannot_be_started_or_removed(void **state)
 	assert_int_equal(run("removeprocess foo A"), CR_FAILED);
 	assert_string_equal(errs(), "t: 'A' is running: stop the job first, or wait for it to end\n");
 	assert_string_equal(calls, "");
-	control_process_ended(&ctl, 0x10005, "fault (memory)");
-	assert_string_equal(out(), "  DONE: process A in job 'foo' terminated: reason: fault (memory)\n");
+	control_process_ended(&ctl, 0x10005, EXIT_FAULT_MEMORY, -1);
+	assert_string_equal(out(), "  DONE: process A in job 'foo' terminated: reason: memory fault\n");
 	assert_int_equal(run("startjob foo"), CR_FAILED);
 	assert_string_equal(errs(), "t: 'A' is killed: it cannot be restarted\nt: 'B' is already running\n");
 	assert_int_equal(run("removeprocess foo A"), CR_OK);
@@ -320,8 +339,9 @@ static void test_acquired_is_only_metered(void **state)
 	assert_string_equal(out(), "process 'n3.7' was acquired: identifier = 3.7\n");
 	assert_string_equal(calls, "acquire n3 7;setmeter 30007 2 meter;");
 	calls[0] = '\0';
-	assert_int_equal(run("startjob foo"), CR_FAILED);
-	assert_string_equal(errs(), "t: 'n3.7' is acquired: it can only be metered\n");
+	assert_int_equal(run("startjob foo"), CR_OK); /* the others start; the acquired one is told of */
+	assert_string_equal(errs(), "");
+	assert_string_equal(out(), "'A' started.\n'B' started.\n'n3.7' is acquired: it can only be metered.\n");
 	assert_int_equal(state_of("n3.7"), PS_ACQUIRED);
 	assert_int_equal(run("stopjob foo"), CR_OK); /* acquired ones are passed over */
 	assert_string_equal(errs(), "");

@@ -62,6 +62,7 @@ static const struct expected_field process[] = {
 	B(trace_process, status), END,
 };
 static const struct expected_field dropped[] = { B(trace_dropped, count), END };
+static const struct expected_field mark[] = { B(trace_mark, token), END };
 
 static const struct {
 	const char *name;
@@ -81,6 +82,7 @@ static const struct {
 	{ "STARTPROCESS", TRACE_STARTPROCESS, process, sizeof(struct trace_process) },
 	{ "STOPPROCESS", TRACE_STOPPROCESS, process, sizeof(struct trace_process) },
 	{ "DROPPED", TRACE_DROPPED, dropped, sizeof(struct trace_dropped) },
+	{ "MARK", TRACE_MARK, mark, sizeof(struct trace_mark) },
 };
 #define NTYPES (sizeof types / sizeof types[0])
 

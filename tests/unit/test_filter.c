@@ -251,16 +251,18 @@ static void test_rules_select_and_dropped_pass_through(void **state)
 	n += tf_dropped(recs + n, 4, 3, 5);
 	n += tf_send(recs + n, 4, 4, TASK_MAKE(4, 3), TASK_MAKE(5, 3), 1, 2);
 	n += tf_dropped(recs + n, 4, 5, 7);
+	n += tf_mark(recs + n, 6, 6, 99); /* no rule names MARK or machine 6: kept anyway */
 	int fd = tf_connect(f.port);
-	tf_send_all(fd, buf, tf_batch(buf, 4, 5, recs, n));
+	tf_send_all(fd, buf, tf_batch(buf, 4, 6, recs, n));
 	tf_send_all(fd, buf, tf_send_batch(buf, 6, 0, 4)); /* machine 6: not kept */
 	close(fd);
 	assert_int_equal(tf_filter_stop(&f), 0);
-	assert_int_equal(tf_count_log(f.log, counts), 4);
+	assert_int_equal(tf_count_log(f.log, counts), 5);
 	assert_int_equal(counts[TRACE_SEND], 2);
 	assert_int_equal(counts[TRACE_DROPPED], 2);
-	assert_int_equal(summary(&f, "received"), 9);
-	assert_int_equal(summary(&f, "kept"), 4);
+	assert_int_equal(counts[TRACE_MARK], 1);
+	assert_int_equal(summary(&f, "received"), 10);
+	assert_int_equal(summary(&f, "kept"), 5);
 	assert_int_equal(summary(&f, "kernel_dropped"), 12);
 	/* The discarded channel is not in the log. */
 	char err[512];
@@ -300,7 +302,7 @@ static void test_check_rules(void **state)
 	const char *ok[] = { "filter", "--check", tf_path("ok.rules"), NULL };
 	assert_int_equal(tf_run(filter_main, ok, NULL, tf_path("c.out"), tf_path("c.err")), 0);
 	char *out = tf_read_file(tf_path("c.out"));
-	assert_non_null(strstr(out, "ok.rules: 2 rules ok (descriptions: meter/trace.desc, 12 trace types)"));
+	assert_non_null(strstr(out, "ok.rules: 2 rules ok (descriptions: meter/trace.desc, 13 trace types)"));
 	free(out);
 	const char *bad[] = { "filter", "--check", tf_path("bad.rules"), NULL };
 	assert_int_equal(tf_run(filter_main, bad, NULL, tf_path("c.out"), tf_path("c.err")), 2);

@@ -69,6 +69,12 @@ size_t tf_term(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t task, uint
 	return record(out, machine, TRACE_TERMPROCESS, seq, task, &b, sizeof b);
 }
 
+size_t tf_mark(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t token)
+{
+	struct trace_mark b = { token, 0 };
+	return record(out, machine, TRACE_MARK, seq, TASK_MAKE(machine, 4), &b, sizeof b);
+}
+
 size_t tf_batch(uint8_t *out, uint32_t machine, uint16_t count, const uint8_t *recs,
 		size_t bytes)
 {

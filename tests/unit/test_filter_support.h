@@ -23,6 +23,7 @@ size_t tf_receive(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, u
 		  uint64_t msg);
 size_t tf_dropped(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t count);
 size_t tf_term(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t task, uint32_t reason);
+size_t tf_mark(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t token);
 
 /* A batch header then the `bytes` of records at recs; returns its length. */
 size_t tf_batch(uint8_t *out, uint32_t machine, uint16_t count, const uint8_t *recs,

@@ -16,6 +16,7 @@
 
 #include "log.h"
 #include "logformat.h"
+#include "logwindow.h"
 #include "test_filter_support.h"
 
 static uint8_t stream[64 * 1024];
@@ -175,6 +176,69 @@ static void test_damaged_logs_give_messages(void **state)
 	dpm_log_close(log);
 }
 
+/* Machine m's batch: SENDs seq0.., with a MARK of `token` at position
+ * at (or none when token is 0). */
+static size_t marked_batch(uint8_t *out, uint32_t m, uint32_t seq0, unsigned sends,
+			   uint32_t token, unsigned at)
+{
+	uint8_t recs[64 * TRACE_MAX_SIZE];
+	size_t len = 0;
+	unsigned count = 0;
+	for (unsigned i = 0; i <= sends; i++) {
+		if (token && i == at) {
+			len += tf_mark(recs + len, m, seq0 + i + 100, token);
+			count++;
+		}
+		if (i < sends) {
+			len += tf_send(recs + len, m, seq0 + i, TASK_MAKE(m, 5), TASK_MAKE(m, 6), 0,
+				       ((uint64_t)m << 48) | (seq0 + i));
+			count++;
+		}
+	}
+	return tf_batch(out, m, (uint16_t)count, recs, len);
+}
+
+static void test_window_between_marks_per_machine(void **state)
+{
+	(void)state;
+	/* two nodes' streams interleaved; each node's window is its own */
+	size_t n = 0;
+	n += marked_batch(stream + n, 1, 0, 3, 0, 0);       /* before: dropped      */
+	n += marked_batch(stream + n, 1, 10, 4, 111, 2);    /* 2 before, mark, 2 in */
+	n += marked_batch(stream + n, 2, 0, 2, 111, 2);     /* 2 before, mark       */
+	n += marked_batch(stream + n, 2, 20, 5, 0, 0);      /* 5 in                 */
+	n += marked_batch(stream + n, 1, 30, 3, 222, 1);    /* 1 in, mark, 2 after  */
+	n += marked_batch(stream + n, 2, 40, 1, 222, 0);    /* mark, 1 after        */
+	n += marked_batch(stream + n, 1, 50, 2, 111, 0);    /* a later start: after */
+	const char *log = tf_path("window-in.log"), *cut = tf_path("window-out.log");
+	tf_make_log(log, NULL, stream, n);
+	struct log_window_counts counts;
+	char err[512];
+	assert_int_equal(log_window_extract(log, cut, 111, 222, &counts, err, sizeof err), 0);
+	assert_int_equal(counts.started, 2);
+	assert_int_equal(counts.ended, 2);
+	unsigned types[257] = { 0 };
+	assert_int_equal(tf_count_log(cut, types), 2 + 5 + 1 + 4);
+	assert_int_equal(types[TRACE_SEND], 2 + 5 + 1);
+	assert_int_equal(types[TRACE_MARK], 4);
+	assert_int_equal(counts.records, 12);
+	/* the copy reads as a log of its own: the SENDs are the window's */
+	struct dpm_log *l = open_ok(cut);
+	struct dpm_log_record rec;
+	uint64_t seq;
+	while (dpm_log_next(l, &rec, err, sizeof err) > 0)
+		if (rec.trace_type == TRACE_SEND) {
+			assert_true(dpm_log_field(&rec, "seq", &seq));
+			assert_true((seq >= 12 && seq <= 13) || (seq >= 20 && seq <= 24) || seq == 30);
+		}
+	dpm_log_close(l);
+	/* errors: a missing input, an unwritable output */
+	assert_int_equal(log_window_extract(tf_path("none.log"), cut, 1, 2, &counts, err, sizeof err), -1);
+	assert_non_null(strstr(err, "none.log"));
+	assert_int_equal(log_window_extract(log, "/nonexistent/dir/x.log", 1, 2, &counts, err, sizeof err), -1);
+	assert_non_null(strstr(err, "/nonexistent/dir/x.log"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_sniff_tells_a_log_from_other_files),
 		cmocka_unit_test(test_incomplete_last_record_is_reported_not_read),
 		cmocka_unit_test(test_damaged_logs_give_messages),
+		cmocka_unit_test(test_window_between_marks_per_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, tf_cleanup);
 }

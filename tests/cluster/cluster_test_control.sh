@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# tests/cluster/cluster_test_control.sh - `dpm control` and `dpm record`
+# against real clusters (docs/control.md):
+#  - seed 002's Appendix B session on two nodes: two processes that find
+#    each other by name, metered, started, finished, the log fetched at
+#    once and checked record by record with `dpm dump`;
+#  - Fig. 4.2 on the nodes: refused transitions change nothing, stop really
+#    stops, a removed stopped process is killed;
+#  - acquire of a running server (a process manager): metered, never
+#    stopped; setflags while a job runs takes effect;
+#  - standard input from a host file and from the prompt's `input`; output
+#    marked with its process; a faulting process reported;
+#  - source nesting and sink; bad commands and arguments; a connection
+#    without the cluster's secret is refused and logged; die warns once;
+#  - `dpm record`: boots and stops its own cluster, exit status is the
+#    program's, standard input is its own, and on a cluster that already
+#    ran another job its log holds only its own job.
+. "$(dirname "$0")/cluster_lib.sh"
+
+d=$(new_cluster_dir control)
+expect_status 0 "control: up 2 nodes with the default filter and the hub" \
+	"$DPM" cluster up --dir "$d" -n 2 >/dev/null
+out=$TEST_DIR/out err=$TEST_DIR/err
+
+# ctl SCRIPT-TEXT: run the text as a control script; stdout in $out, stderr in $err.
+ctl() {
+	printf '%s\n' "$1" >"$TEST_DIR/script.ctl"
+	"$DPM" control --dir "$d" -f "$TEST_DIR/script.ctl" >"$out" 2>"$err"
+}
+has() { grep -qF -- "$1" "$2"; }
+csv() {
+	"$DPM" dump --csv "$1" | awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ for (k in col) c[k] = $col[k] } '"$2"
+}
+
+# ---- Appendix B ---------------------------------------------------------------
+expect_status 0 "appendix B: the session runs without a failed command" ctl "filter meter
+newjob foo
+addprocess foo n1 pp serve ping 40
+addprocess foo n2 pp call ping 40 100
+setflags foo send receive fork
+startjob foo
+wait foo 60
+rmjob foo
+getlog meter $TEST_DIR/trace
+bye"
+check "appendix B: both processes created with their identifiers" \
+	grep -qx "process 'pp' was created: identifier = 1.5" "$out"
+check "appendix B: ...the second named apart" grep -qx "process 'pp.2' was created: identifier = 2.5" "$out"
+check "appendix B: flags set on both" \
+	grep -qx "new job flags = SEND RECEIVE CREATEPROCESS" "$out"
+check "appendix B: started" grep -qx "'pp.2' started." "$out"
+check "appendix B: output marked with the process" grep -qx "pp: pp: served 40 calls as 'ping'" "$out"
+check "appendix B: ...and the other's" grep -qx "pp.2: pp: 40 calls of 100 bytes to 'ping'" "$out"
+check "appendix B: both ends reported" [ "$(grep -c "  DONE: process pp.* in job 'foo' terminated: reason: normal" "$out")" -eq 2 ]
+check "appendix B: removed" grep -qx "'pp.2' removed" "$out"
+sends=$(csv "$TEST_DIR/trace" 'c["type"] == "SEND" && c["src"] == "2.5" && c["dst"] == "1.5" && c["length"] == 100 { n++ } END { print n + 0 }')
+check "appendix B: the log has all 40 calls of B to A (got $sends)" [ "$sends" -eq 40 ]
+recvs=$(csv "$TEST_DIR/trace" 'c["type"] == "RECEIVE" && c["dst"] == "1.5" && c["src"] == "2.5" { n++ } END { print n + 0 }')
+check "appendix B: ...and A received all 40 (got $recvs)" [ "$recvs" -eq 40 ]
+replies=$(csv "$TEST_DIR/trace" 'c["type"] == "RECEIVE" && c["dst"] == "2.5" && c["src"] == "1.5" { n++ } END { print n + 0 }')
+check "appendix B: ...and B all 40 replies, the last ones included (got $replies)" [ "$replies" -eq 40 ]
+check "appendix B: only the flagged events" \
+	[ -z "$(csv "$TEST_DIR/trace" 'c["type"] !~ /^(SEND|RECEIVE|CREATEPROCESS|MARK)$/ { print }')" ]
+
+# ---- Fig. 4.2 on the nodes ---------------------------------------------------------
+expect_status 1 "states: refused transitions make the script fail" ctl "filter meter
+newjob j
+add j n1 pp spin 60000
+rmjob j
+startjob j
+startjob j
+rmjob j
+stopjob j
+jobs j
+stopjob j
+rmjob j
+jobs"
+check "states: a new process is not removed" has "'pp' is new: stop the job first" "$err"
+check "states: a running one is not started again" has "'pp' is already running" "$err"
+check "states: ...nor removed" has "'pp' is running: stop the job first, or wait for it to end" "$err"
+check "states: stopped, it is listed so" grep -qE '^  1\.[0-9]+ +stopped +pp +n1' "$out"
+check "states: a stopped job is not stopped again" has "'pp' is already stopped" "$err"
+check "states: the stopped process is removed (killed)" grep -qx "'pp' removed" "$out"
+check "states: no job left" grep -qx "no jobs" "$out"
+
+# stop really stops: 300 ms of CPU, stopped at once, still there 3 s later
+{
+	echo "filter meter"; echo "newjob s"; echo "add s n2 pp spin 300"; echo "startjob s"
+	echo "stopjob s"; sleep 3; echo "jobs s"; echo "startjob s"; echo "wait s 30"; echo "rmjob s"
+} | "$DPM" control --dir "$d" >"$out" 2>"$err"
+check "stop: the stopped process did not finish meanwhile" grep -qE '^  2\.[0-9]+ +stopped +pp +n2' "$out"
+check "stop: resumed, it finishes" grep -q "  DONE: process pp in job 's' terminated: reason: normal" "$out"
+check "stop: commands from a pipe work like a script" [ ! -s "$err" ]
+
+# ---- acquire, setflags while running ---------------------------------------------------
+{
+	echo "filter meter"; echo "newjob a"; echo "acquire a n2 1"; echo "setflags a send"
+	echo "add a n1 pp call ping2 20000 8"; echo "add a n2 pp serve ping2 20000"; echo "setflags a -send"
+	echo "startjob a"; sleep 1; echo "setflags a send receive"; echo "stopjob a"; echo "startjob a"
+	echo "wait a 60"; echo "jobs a"; echo "rmjob a"; echo "getlog meter $TEST_DIR/acq"
+} | "$DPM" control --dir "$d" >"$out" 2>"$err"
+cp "$err" "$TEST_DIR/acquire.err"
+check "acquire: the process manager of n2 acquired" grep -qx "process 'n2.1' was acquired: identifier = 2.1" "$out"
+check "acquire: listed as acquired" grep -qE '^  2\.1 +acquired +n2\.1 +n2' "$out"
+check "acquire: its traces are in the log" \
+	[ "$(csv "$TEST_DIR/acq" 'c["task"] == "2.1" { n++ } END { print n + 0 }')" -gt 0 ]
+check "acquire: stopjob passes it over (no error), and n2 still serves" [ ! -s "$err" ]
+check "acquire: released by rmjob" grep -qx "'n2.1' removed" "$out"
+late=$(csv "$TEST_DIR/acq" 'c["type"] == "RECEIVE" && c["src"] ~ /^[12]\./ && c["dst"] ~ /^[12]\./ && c["task"] != "2.1" { n++ } END { print n + 0 }')
+check "setflags while running: RECEIVE traces appear once set ($late)" [ "$late" -gt 0 ]
+check "setflags while running: ...but not all 40000 (some ran before)" [ "$late" -lt 40000 ]
+
+# ---- standard input and output, faults -----------------------------------------------
+printf 'first line\nsecond line\n' >"$TEST_DIR/input.txt"
+expect_status 0 "stdio: a process reads a host file" ctl "filter meter
+newjob io
+add io n2 pp cat < $TEST_DIR/input.txt
+add io n1 pp cat
+add io n1 pp fault
+startjob io
+input io pp.2 typed at the prompt
+input io pp.2 and more
+endinput io pp.2
+wait io 30"
+check "stdio: the file's lines come back marked" grep -qx "pp: first line" "$out"
+check "stdio: ...all of them" grep -qx "pp: second line" "$out"
+check "stdio: ...and nothing else" grep -qx "pp: pp: 23 bytes" "$out"
+check "stdio: typed input reaches the process" grep -qx "pp.2: typed at the prompt" "$out"
+check "stdio: ...until endinput" grep -qx "pp.2: pp: 29 bytes" "$out"
+check "stdio: a fault is reported as such" grep -qx "  DONE: process pp.3 in job 'io' terminated: reason: divide error" "$out"
+check "stdio: the faulting process's last output came first" grep -qx "pp.3: pp: dividing by zero" "$out"
+
+# ---- source, sink, bad input -------------------------------------------------------------
+printf 'sink %s\nfilter meter\njobs\nsink\n' "$TEST_DIR/sunk" >"$TEST_DIR/inner.ctl"
+printf 'source %s\nsource %s/loop.ctl\n' "$TEST_DIR/inner.ctl" "$TEST_DIR" >"$TEST_DIR/outer.ctl"
+printf 'source %s/loop.ctl\n' "$TEST_DIR" >"$TEST_DIR/loop.ctl"
+ctl "source $TEST_DIR/outer.ctl"
+check "source: the sink got the nested script's output" grep -qx "no jobs" "$TEST_DIR/sunk"
+check "source: a script that sources itself stops at depth 16" has "source nested more than 16 deep" "$err"
+expect_status 2 "bad input: an unknown command is a usage error" ctl "frobnicate"
+check "bad input: ...saying so with its line" has "script.ctl:1: unknown command 'frobnicate' (try 'help')" "$err"
+expect_status 1 "bad input: an unknown machine fails" ctl "filter meter
+newjob b
+add b n9 pp cat"
+check "bad input: ...naming the cluster's nodes" has "the cluster has no machine 'n9' (its nodes: n1 n2)" "$err"
+expect_status 1 "bad input: an unknown program fails" ctl "filter meter
+newjob b
+add b n1 nosuch"
+check "bad input: ...with the node's reason" has "no program of that name in the boot image (E_NOPROG)" "$err"
+expect_status 1 "bad input: a filter the cluster lacks fails" ctl "filter nofilter
+newjob b
+add b n1 pp cat"
+check "bad input: ...naming the cluster's filters" has "the cluster has no host service 'nofilter' (its filters: meter)" "$err"
+expect_status 2 "bad input: dpm control with a stray argument" "$DPM" control --dir "$d" stray
+printf 'filter meter\nnewjob w\nadd w n1 pp spin 3000\ndie\ndie\n' >"$TEST_DIR/die.ctl"
+"$DPM" control --dir "$d" -f "$TEST_DIR/die.ctl" >"$out" 2>"$err"
+check "die: warns once while a process is active" has "1 process is still active" "$err"
+check "die: ...and leaves on the second" [ "$(grep -c 'still active' "$err")" -eq 1 ]
+
+# ---- the secret ---------------------------------------------------------------------------
+fake=$TEST_DIR/fake && mkdir -p "$fake" && cp "$d/state" "$fake/" && printf '%064d\n' 0 >"$fake/secret"
+expect_status 1 "secret: a controller without it is refused" "$DPM" control --dir "$fake" -f "$TEST_DIR/inner.ctl" >/dev/null 2>"$err"
+check "secret: ...told why" has "the control hub refused this controller" "$err"
+check "secret: ...and the hub logged it" has "a controller without the cluster's secret" "$d/ctl.service.log"
+check "secret: the file is the owner's alone" [ "$(stat -c %a "$d/secret")" = 600 ]
+
+# ---- dpm record ---------------------------------------------------------------------------
+"$DPM" record --dir "$d" -q -o "$TEST_DIR/earlier.log" -- pp call nobody 1 >/dev/null
+r=$?
+check "record: a failing program's status is record's (got $r)" [ "$r" -eq 1 ]
+printf 'one\ntwo\nthree\n' | "$DPM" record --dir "$d" -q -o "$TEST_DIR/rec.log" --on n2 -- pp cat >"$out"
+r=$?
+check "record: the program's output, unmarked, and exit 0 (got $r)" [ "$r" -eq 0 ] && grep -qx "three" "$out" && grep -qx "pp: 14 bytes" "$out"
+check "record: only its own job is in its log" \
+	[ -z "$(csv "$TEST_DIR/rec.log" 'c["task"] ~ /^1\./ && c["type"] != "MARK" { print }')" ]
+check "record: ...which is complete (its end is there)" \
+	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] == "TERMPROCESS" && c["dst"] == c["task"] { n++ } END { print n + 0 }')" -eq 1 ]
+"$DPM" record --dir "$d" -q -o "$TEST_DIR/fault.log" -- pp fault >/dev/null
+r=$?
+check "record: a divide fault gives 128+4 (got $r)" [ "$r" -eq 132 ]
+expect_status 2 "record: no log given is a usage error" "$DPM" record --dir "$d" -- pp cat
+expect_status 126 "record: an unknown program cannot be created" "$DPM" record --dir "$d" -q -o "$TEST_DIR/x.log" -- nosuch
+"$DPM" cluster down --dir "$d" >/dev/null
+
+own=$(new_cluster_dir record)
+"$DPM" record --dir "$own" -q -n 2 -o "$TEST_DIR/own.log" -- tsp -v 2 -p 2 --nodes 1,2 -n 8 -s 5 >"$out" 2>"$err"
+r=$?
+check "record: boots its own cluster, runs tsp, exit 0 (got $r)" [ "$r" -eq 0 ] && grep -q '^tour cost: ' "$out"
+check "record: ...and stops that cluster again" [ ! -e "$own/state" ]
+check "record: ...with both nodes' traces in the log" \
+	[ "$(csv "$TEST_DIR/own.log" 'c["type"] == "MARK" { m[c["machine"]]++ } END { print length(m) }')" -eq 2 ]
