@@ -15,9 +15,10 @@ ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 # Message statistics.
 ANALYSIS_STATS := analysis/stats.c
 # Causality strings.
-ANALYSIS_CAUSALITY := analysis/causality.c analysis/causality_roles.c analysis/causality_dot.c
+ANALYSIS_CAUSALITY := analysis/causality.c analysis/causality_roles.c analysis/causality_dot.c \
+	analysis/tool.c
 # The commands.
-ANALYSIS_CLI := analysis/cli.c analysis/tool.c analysis/parallel.c analysis/stats_main.c \
+ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c \
 	analysis/causality_main.c
 
 ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \

@@ -12,25 +12,15 @@
 
 #include <stdlib.h>
 
-/* A name as a dot string, quotes and backslashes escaped. */
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+#include "tool.h"
 
 /* "A" -> "B" [label="n (p%)"]; */
 static void arc(FILE *f, const char *from, const char *to, uint64_t n, uint64_t all)
 {
 	fputc('\t', f);
-	quoted(f, from);
+	tool_quoted(f, from);
 	fputs(" -> ", f);
-	quoted(f, to);
+	tool_quoted(f, to);
 	fprintf(f, " [label=\"%llu (%.0f%%)\"];\n", (unsigned long long)n,
 		100.0 * (double)n / (double)all);
 }

@@ -276,7 +276,7 @@ static int analyse(const struct copts *o, struct trace *t)
 	struct causality c;
 	memset(&c, 0, sizeof c);
 	int rc = EXIT_OK;
-	struct role_sources src = { o->requestors, o->servers, o->system, o->names };
+	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--" };
 	if (cgraph_build(&g, t, err, sizeof err) < 0 || roles_assign(&r, t, &src, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_BADINPUT;

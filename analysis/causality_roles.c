@@ -32,8 +32,10 @@ static int set_role(const struct trace *t, struct roles *r, const char *who, uin
 }
 
 static int role_list(const struct trace *t, struct roles *r, const char *list, uint8_t role,
-		     const char *opt, char *err, size_t errlen)
+		     const struct role_sources *src, const char *key, char *err, size_t errlen)
 {
+	char opt[64];
+	snprintf(opt, sizeof opt, "%s%s", src->prefix ? src->prefix : "", key);
 	char *copy = strdup(list), *save = NULL;
 	int rc = copy ? 0 : -1;
 	for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w && rc == 0;
@@ -121,12 +123,18 @@ int roles_assign(struct roles *r, const struct trace *t, const struct role_sourc
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if ((src->names && names_file(t, r, src->names, err, errlen) < 0) ||
-	    (src->servers && role_list(t, r, src->servers, ROLE_SERVER, "--servers", err, errlen) < 0) ||
-	    (src->system && role_list(t, r, src->system, ROLE_SYSTEM, "--system", err, errlen) < 0) ||
-	    (src->requestors &&
-	     role_list(t, r, src->requestors, ROLE_REQUESTOR, "--requestors", err, errlen) < 0))
+	const struct { const char *list; uint8_t role; const char *key; } lists[] = {
+		{ src->servers, ROLE_SERVER, "servers" },
+		{ src->system, ROLE_SYSTEM, "system" },
+		{ src->requestors, ROLE_REQUESTOR, "requestors" },
+	};
+	if (src->names && names_file(t, r, src->names, err, errlen) < 0)
 		return -1;
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		if (lists[i].list && role_list(t, r, lists[i].list, lists[i].role, src, lists[i].key,
+					       err, errlen) < 0)
+			return -1;
+	}
 	settle(r, t);
 	return 0;
 }

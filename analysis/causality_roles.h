@@ -18,10 +18,12 @@
 #include "causality.h"
 #include "events.h"
 
-/* Where the roles come from; any may be NULL.  Lists win over the file. */
+/* Where the roles come from; any may be NULL.  Lists win over the file.
+ * Errors in a list name it as prefix + "requestors" ("--requestors"). */
 struct role_sources {
 	const char *requestors, *servers, *system;  /* node.pid,node.pid,... */
 	const char *names;                          /* names file */
+	const char *prefix;
 };
 
 struct roles {

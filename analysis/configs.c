@@ -93,6 +93,23 @@ int configs_eval(struct config_run *c, size_t n, const struct cgraph *g,
 	return rc;
 }
 
+double config_path_cpu(const struct config_run *c, uint32_t p)
+{
+	double cpu = 0;
+	for (size_t i = 0; i < c->npath; i++)
+		if (c->path[i].proc == p)
+			cpu += c->path[i].cpu;
+	return cpu;
+}
+
+size_t config_path_messages(const struct config_run *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->npath; i++)
+		n += c->path[i].out_kind == CROSS_MESSAGE;
+	return n;
+}
+
 void config_free(struct config_run *c)
 {
 	assign_free(&c->a);

@@ -55,4 +55,8 @@ int configs_eval(struct config_run *c, size_t n, const struct cgraph *g,
 
 void config_free(struct config_run *c);
 
+/* CPU process p adds to c's maximum path, and the messages on it. */
+double config_path_cpu(const struct config_run *c, uint32_t p);
+size_t config_path_messages(const struct config_run *c);
+
 #endif

@@ -145,15 +145,6 @@ static const char *kind_name(uint8_t kind)
 	return kind == CROSS_MESSAGE ? "message" : kind == CROSS_EXTERNAL ? "external-wait" : "end";
 }
 
-static double path_cpu_of(const struct config_run *r, uint32_t p)
-{
-	double cpu = 0;
-	for (size_t i = 0; i < r->npath; i++)
-		if (r->path[i].proc == p)
-			cpu += r->path[i].cpu;
-	return cpu;
-}
-
 static void print_summary(const struct cgraph *g, const char *mtime_what)
 {
 	const struct trace *t = g->tr;
@@ -195,7 +186,7 @@ static void print_processes_text(const struct cgraph *g, const struct config_run
 		printf("%-12s %-8u %-12s %9u %12s %6.1f%% %12s\n", process_name(t, p, name, sizeof name),
 		       t->proc[p].machine, r->a.label[r->a.machine_of[p]],
 		       g->first[p + 1] - g->first[p], fmt_ns(tp, a, sizeof a),
-		       r->r.T > 0 ? 100 * tp / r->r.T : 0, fmt_ns(path_cpu_of(r, p), b, sizeof b));
+		       r->r.T > 0 ? 100 * tp / r->r.T : 0, fmt_ns(config_path_cpu(r, p), b, sizeof b));
 	}
 }
 

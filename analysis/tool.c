@@ -62,6 +62,17 @@ static void child(const char *dir, const char *log, const char *prog, char *cons
 	_exit(127);
 }
 
+void tool_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 int tool_run(const char *dir, const char *log, char *const argv[], char *why, size_t whylen)
 {
 	char prog[4096];

@@ -10,6 +10,7 @@
 #define DPM_ANALYSIS_TOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum tool_result { TOOL_OK = 0, TOOL_MISSING = -1, TOOL_FAILED = -2 };
 
@@ -21,5 +22,9 @@ int tool_find(const char *name, char *buf, size_t len);
  * relative log is inside dir).  TOOL_OK, or TOOL_MISSING / TOOL_FAILED
  * with the reason for people in why. */
 int tool_run(const char *dir, const char *log, char *const argv[], char *why, size_t whylen);
+
+/* s as a double-quoted string of the tools' input languages (dot and
+ * gnuplot both escape '"' and '\' with a backslash). */
+void tool_quoted(FILE *f, const char *s);
 
 #endif
