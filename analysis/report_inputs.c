@@ -13,8 +13,18 @@
 #include "dump.h"
 #include "report.h"
 
+/* Whether two paths name one file (a report made from an earlier one's
+ * raw/ copies must not truncate its own input). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 static int copy_file(const char *from, const char *to, char *why, size_t whylen)
 {
+	if (same_file(from, to))
+		return 0;
 	int in = open(from, O_RDONLY);
 	if (in < 0) {
 		snprintf(why, whylen, "%s: %s", from, strerror(errno));
@@ -76,5 +86,5 @@ int report_keep_inputs(struct report_run *r, const char *dir, char *why, size_t 
 	if (!r->raw_is_log)
 		return 0;
 	snprintf(path, sizeof path, "%s/%s", dir, r->csv_file);
-	return write_csv(r->spec->log, path, why, whylen);
+	return same_file(r->spec->log, path) ? 0 : write_csv(r->spec->log, path, why, whylen);
 }

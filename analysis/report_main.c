@@ -268,7 +268,7 @@ static int run_job(struct report_job *j)
 	if (j->tools.missing)
 		fail(EXIT_OK, "figures left out: %s (the page says which)", j->tools.first_problem);
 	if (j->tools.failed)
-		return fail(EXIT_FAILED, "a figure could not be drawn: %s (see %s/tools.log)",
+		return fail(EXIT_FAILED, "a figure could not be drawn: %s (in %s)",
 			    j->tools.first_problem, j->o->dir);
 	return EXIT_OK;
 }

@@ -86,25 +86,30 @@ static void figure_init(struct report_figure *fig, const char *run, const char *
 	snprintf(fig->id, sizeof fig->id, "%s-%s", run, what);
 }
 
+/* Write a plot's data; the number of points written, or -1. */
 typedef int data_fn(FILE *f, const void *ctx);
 typedef void script_fn(FILE *f, const struct report_figure *fig, const void *ctx);
 
-/* Write fig's .dat with data() and .gp with script(), then draw it. */
+/* Write fig's .dat with data() and .gp with script(), then draw it, unless
+ * there is nothing to draw (empty: what the note says then). */
 static int plot(struct report_tools *tools, struct report_figure *fig, const void *ctx,
-		data_fn *data, script_fn *script, char *why, size_t whylen)
+		data_fn *data, script_fn *script, const char *empty, char *why, size_t whylen)
 {
 	FILE *f = report_file(tools->dir, fig->id, ".dat", why, whylen);
 	if (!f)
 		return -1;
-	int rc = data(f, ctx);
-	if (finish(f, fig, ".dat", why, whylen) < 0 || rc < 0)
+	int points = data(f, ctx);
+	if (finish(f, fig, ".dat", why, whylen) < 0 || points < 0)
 		return -1;
 	if (!(f = report_file(tools->dir, fig->id, ".gp", why, whylen)))
 		return -1;
 	script(f, fig, ctx);
 	if (finish(f, fig, ".gp", why, whylen) < 0)
 		return -1;
-	report_draw(tools, fig, "gnuplot");
+	if (points > 0)
+		report_draw(tools, fig, "gnuplot");
+	else
+		snprintf(fig->note, sizeof fig->note, "%s", empty);
 	return 0;
 }
 
@@ -129,7 +134,7 @@ static int p_data(FILE *f, const void *v)
 		else
 			fprintf(f, "NaN\n");
 	}
-	return 0;
+	return CONFIGS_THESIS;
 }
 
 static void p_script(FILE *f, const struct report_figure *fig, const void *v)
@@ -170,7 +175,7 @@ static int cpu_data(FILE *f, const void *v)
 	if (n > CPU_BARS)
 		fprintf(f, "\"%zu others\" %.4f\n", n - CPU_BARS, rest);
 	free(order);
-	return 0;
+	return (int)n;
 }
 
 /* One bar per row of the .dat file: "label" value. */
@@ -195,6 +200,7 @@ static void cpu_script(FILE *f, const struct report_figure *fig, const void *v)
 static int sizes_data(FILE *f, const void *v)
 {
 	const struct report_run *r = v;
+	int rows = 0;
 	fprintf(f, "# size range in bytes (power-of-two buckets), messages sent\n");
 	for (unsigned b = 0; b < STATS_BUCKETS; b++) {
 		if (!r->st.total.size_hist[b])
@@ -204,8 +210,9 @@ static int sizes_data(FILE *f, const void *v)
 		else
 			fprintf(f, "\"%llu-%llu\"", 1ull << (b - 1), b >= 64 ? ~0ull : (1ull << b) - 1);
 		fprintf(f, " %llu\n", (unsigned long long)r->st.total.size_hist[b]);
+		rows++;
 	}
-	return 0;
+	return rows;
 }
 
 static void sizes_script(FILE *f, const struct report_figure *fig, const void *v)
@@ -230,7 +237,7 @@ static int profile_data(FILE *f, const void *v)
 		for (size_t i = 0; i < PROFILE_BINS; i++)
 			fprintf(f, "%.0f %.6f\n", ((double)i + 0.5) * width, bins[i]);
 	}
-	return 0;
+	return r->cfg[CFG_MEASURED].r.T > 0 ? PROFILE_BINS : 0;
 }
 
 /* Divisor and name of the time unit that suits a span of ns. */
@@ -266,28 +273,30 @@ static void profile_script(FILE *f, const struct report_figure *fig, const void 
 
 struct timeline_ctx {
 	const struct report_run *r;
-	struct timeline tl;
+	struct timeline *tl;     /* what the data showed, for the script and caption */
 };
 
 static int timeline_data(FILE *f, const void *v)
 {
-	struct timeline_ctx *c = (struct timeline_ctx *)v;
-	return report_timeline(c->r, f, &c->tl);
+	const struct timeline_ctx *c = v;
+	if (report_timeline(c->r, f, c->tl) < 0)
+		return -1;
+	return c->tl->until > 0 ? (int)(c->tl->nruns + c->tl->nmsgs) : 0;
 }
 
 static void timeline_script(FILE *f, const struct report_figure *fig, const void *v)
 {
 	const struct timeline_ctx *c = v;
 	const char *unit;
-	double div = time_unit(c->tl.until, &unit);
-	int height = 120 + 22 * (int)c->tl.nlanes;
+	double div = time_unit(c->tl->until, &unit);
+	int height = 120 + 22 * (int)c->tl->nlanes;
 	gp_preamble(f, fig, 900, height < 260 ? 260 : height);
 	fprintf(f, "set xlabel \"time on the longest-path timing of the measured configuration (%s)\"\n"
 		   "set xrange [0:%g]\nset yrange [-0.7:%g]\nunset key\nset grid xtics\nset ytics (",
-		unit, c->tl.until / div, (double)c->tl.nlanes - 0.3);
-	for (size_t i = 0; i < c->tl.nlanes; i++) {
+		unit, c->tl->until / div, (double)c->tl->nlanes - 0.3);
+	for (size_t i = 0; i < c->tl->nlanes; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		tool_quoted(f, report_process(c->r, c->tl.lane_proc[i]));
+		tool_quoted(f, report_process(c->r, c->tl->lane_proc[i]));
 		fprintf(f, " %zu", i);
 	}
 	fprintf(f, ")\n");
@@ -305,18 +314,22 @@ int report_plots(const struct report_run *r, const struct thesis_ref *ref,
 {
 	const char *name = r->spec->name;
 	struct p_ctx pc = { r, ref };
-	struct timeline_ctx tc = { .r = r };
+	struct timeline tl = { 0 };
+	struct timeline_ctx tc = { r, &tl };
 	char a[32], b[32];
 	figure_init(&fig[PLOT_P], name, "p");
 	figure_init(&fig[PLOT_CPU], name, "cpu");
 	figure_init(&fig[PLOT_SIZES], name, "sizes");
 	figure_init(&fig[PLOT_PROFILE], name, "profile");
 	figure_init(&fig[PLOT_TIMELINE], name, "timeline");
-	if (plot(tools, &fig[PLOT_P], &pc, p_data, p_script, why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_CPU], r, cpu_data, cpu_script, why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_SIZES], r, sizes_data, sizes_script, why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_PROFILE], r, profile_data, profile_script, why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_TIMELINE], &tc, timeline_data, timeline_script, why, whylen) < 0)
+	if (plot(tools, &fig[PLOT_P], &pc, p_data, p_script, "", why, whylen) < 0 ||
+	    plot(tools, &fig[PLOT_CPU], r, cpu_data, cpu_script, "", why, whylen) < 0 ||
+	    plot(tools, &fig[PLOT_SIZES], r, sizes_data, sizes_script,
+		 "the trace has no messages sent", why, whylen) < 0 ||
+	    plot(tools, &fig[PLOT_PROFILE], r, profile_data, profile_script,
+		 "the processes used no CPU time between their events", why, whylen) < 0 ||
+	    plot(tools, &fig[PLOT_TIMELINE], &tc, timeline_data, timeline_script,
+		 "nothing ran and no message went in the measured timing", why, whylen) < 0)
 		return -1;
 	snprintf(fig[PLOT_P].caption, sizeof fig->caption,
 		 "P of run %s in the thesis's five configurations%s.", name,
@@ -335,8 +348,8 @@ int report_plots(const struct report_run *r, const struct thesis_ref *ref,
 		 "Space-time diagram of run %s: a lane per process (grouped by machine, busiest %d "
 		 "at most), bars while it runs, arrows for messages from SEND to RECEIVE, on the "
 		 "timing of the measured configuration (not the nodes' clocks). Shown: 0 to %s of %s, "
-		 "%zu of %zu messages.", name, TIMELINE_MAX_LANES, fmt_ns(tc.tl.until, a, sizeof a),
-		 fmt_ns(tc.tl.t_max, b, sizeof b), tc.tl.nmsgs, tc.tl.all_msgs);
+		 "%zu of %zu messages.", name, TIMELINE_MAX_LANES, fmt_ns(tl.until, a, sizeof a),
+		 fmt_ns(tl.t_max, b, sizeof b), tl.nmsgs, tl.all_msgs);
 	return 0;
 }
 
@@ -360,7 +373,7 @@ static int runs_data(FILE *f, const void *v)
 			fprintf(f, " %.6f", c->runs[i].cfg[k].r.P);
 		fprintf(f, "\n");
 	}
-	return 0;
+	return (int)c->n;
 }
 
 static void runs_script(FILE *f, const struct report_figure *fig, const void *v)
@@ -383,5 +396,5 @@ int report_plot_runs(const struct report_run *runs, size_t n, struct report_tool
 	snprintf(fig->id, sizeof fig->id, "runs-p");
 	snprintf(fig->caption, sizeof fig->caption,
 		 "P of each run in the five configurations, runs in the order given.");
-	return plot(tools, fig, &c, runs_data, runs_script, why, whylen);
+	return plot(tools, fig, &c, runs_data, runs_script, "", why, whylen);
 }

@@ -409,6 +409,17 @@ static void page_numbers_equal_the_library(void **state)
 	expect_free(&e);
 	free(page);
 	result_free(&r);
+	/* A report made again from its own raw copy keeps that copy whole. */
+	char again[700], kept[600];
+	snprintf(kept, sizeof kept, "%s/raw/G.csv", dir);
+	snprintf(again, sizeof again, "G=%s", kept);
+	r = report((const char *[]){ "-o", dir, again, NULL });
+	assert_int_equal(r.rc, 0);
+	char *original = tf_read_file(trace), *copy = tf_read_file(kept);
+	assert_string_equal(original, copy);
+	free(original);
+	free(copy);
+	result_free(&r);
 }
 
 /* The mean of the parallelism profile is P, and a small trace's timeline
@@ -678,6 +689,32 @@ static void failing_tool_exits_1(void **state)
 	result_free(&r);
 }
 
+/* Plots with nothing to show say so instead of making gnuplot fail. */
+static void nothing_to_plot(void **state)
+{
+	(void)state;
+	const char *quiet = path_of("quiet.csv"), *idle = path_of("idle.csv");
+	tf_write_file(quiet, "type,time_ns,cpu_ns,task,src,dst\nCREATEPROCESS,1,0,1.1,1.1,1.2\n"
+			     "TERMPROCESS,5,100,1.1,,1.1\n");
+	tf_write_file(idle, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			    "SEND,1,0,1.1,1.1,2.1,0x1,10\nRECEIVE,2,0,2.1,1.1,2.1,0x1,10\n");
+	const char *dir = out_dir("nothing");
+	char a[600], b[600];
+	snprintf(a, sizeof a, "Q=%s", quiet);
+	snprintf(b, sizeof b, "I=%s,requestors=1.1", idle);
+	struct result r = report((const char *[]){ "-o", dir, a, b, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	char *page = page_of(dir);
+	assert_int_equal(page_count(page, "Figure not drawn: the trace has no messages sent."), 1);
+	assert_int_equal(page_count(page, "Figure not drawn: the processes used no CPU time"), 1);
+	assert_int_equal(cell_value(page, "summary", "run", "Q", "messages"), 0);
+	assert_false(exists(dir, "Q-sizes.svg"));
+	assert_true(exists(dir, "Q-sizes.gp") && exists(dir, "I-sizes.svg"));
+	free(page);
+	result_free(&r);
+}
+
 /* ---- failures ------------------------------------------------------------------------ */
 
 static void unwritable_output_directory(void **state)
@@ -812,6 +849,7 @@ int main(void)
 		cmocka_unit_test(log_input_is_kept_with_its_csv),
 		cmocka_unit_test(missing_tools_still_make_the_page),
 		cmocka_unit_test(failing_tool_exits_1),
+		cmocka_unit_test(nothing_to_plot),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
 		cmocka_unit_test(help_and_thesis_file_argument),
