@@ -633,20 +633,26 @@ static void log_input_is_kept_with_its_csv(void **state)
 
 /* ---- drawing tools missing -------------------------------------------------------- */
 
+/* Run the report with PATH set to one (made) directory, bin. */
+static struct result report_with_path(const char *bin, const char *const *args)
+{
+	char *old = strdup(getenv("PATH") ? getenv("PATH") : "");
+	mkdir(bin, 0755);
+	setenv("PATH", bin, 1);
+	struct result r = report(args);
+	setenv("PATH", old, 1);
+	free(old);
+	return r;
+}
+
 static void missing_tools_still_make_the_page(void **state)
 {
 	(void)state;
 	const char *trace = generated_trace("tools.csv", 30, 3, "3.1");
 	const char *dir = out_dir("notools");
-	const char *empty = path_of("empty-bin");
-	mkdir(empty, 0755);
-	char run[600], *old = strdup(getenv("PATH") ? getenv("PATH") : "");
+	char run[600];
 	snprintf(run, sizeof run, "T=%s,requestors=1.1+1.2+1.3", trace);
-	const char *args[] = { "-o", dir, run, NULL };
-	setenv("PATH", empty, 1);
-	struct result r = report(args);
-	setenv("PATH", old, 1);
-	free(old);
+	struct result r = report_with_path(path_of("empty-bin"), (const char *[]){ "-o", dir, run, NULL });
 	assert_int_equal(r.rc, 0);
 	assert_non_null(strstr(r.err, "dpm report: figures left out: gnuplot was not found on PATH"));
 	char *page = page_of(dir);
@@ -667,17 +673,13 @@ static void failing_tool_exits_1(void **state)
 	const char *trace = generated_trace("fails.csv", 10, 3, "3.1");
 	const char *dir = out_dir("failing");
 	const char *bin = path_of("failing-bin");
-	char stub[600], run[600], *old = strdup(getenv("PATH") ? getenv("PATH") : "");
+	char stub[600], run[600];
 	mkdir(bin, 0755);
 	snprintf(stub, sizeof stub, "%s/gnuplot", bin);
 	tf_write_file(stub, "#!/bin/sh\necho 'gnuplot stub: refusing' >&2\nexit 3\n");
 	assert_int_equal(chmod(stub, 0755), 0);
 	snprintf(run, sizeof run, "F=%s", trace);
-	const char *args[] = { "-o", dir, run, NULL };
-	setenv("PATH", bin, 1);
-	struct result r = report(args);
-	setenv("PATH", old, 1);
-	free(old);
+	struct result r = report_with_path(bin, (const char *[]){ "-o", dir, run, NULL });
 	assert_int_equal(r.rc, 1);
 	assert_non_null(strstr(r.err, "a figure could not be drawn: gnuplot exited with status 3"));
 	char *page = page_of(dir);
