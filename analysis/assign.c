@@ -84,16 +84,9 @@ int assign_one(struct assignment *a, const struct trace *t)
 static int place(struct assignment *a, const struct trace *t, const char *who,
 		 const char *where, const char *ctx, char *err, size_t errlen)
 {
-	uint32_t id;
-	if (parse_task(who, &id) <= 0) {
-		snprintf(err, errlen, "%s: '%s' is not a process (want node.pid)", ctx, who);
+	uint32_t p = trace_named_process(t, who, ctx, err, errlen);
+	if (p == NO_PROC)
 		return -1;
-	}
-	uint32_t p = hashmap_get(&t->proc_by_id, id);
-	if (p == HASHMAP_NONE) {
-		snprintf(err, errlen, "%s: process %s is not in the trace", ctx, who);
-		return -1;
-	}
 	if (*where == '\0') {
 		snprintf(err, errlen, "%s: no machine given for %s", ctx, who);
 		return -1;

@@ -241,3 +241,31 @@ void causality_sort_transitions(struct causality *c)
 	qsort(c->tr, c->ntr, sizeof *c->tr, by_place);
 	hashmap_free(&c->tr_index);
 }
+
+/* ---- queries on the transitions ------------------------------------------ */
+
+uint64_t causality_out_count(const struct causality *c, uint32_t at, uint32_t from)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < c->ntr; i++)
+		if (c->tr[i].at == at && (from == NO_PROC || c->tr[i].from == from))
+			n += c->tr[i].count;
+	return n;
+}
+
+uint64_t causality_count(const struct causality *c, uint32_t at, uint32_t from, uint32_t to)
+{
+	for (size_t i = 0; i < c->ntr; i++)
+		if (c->tr[i].at == at && c->tr[i].from == from && c->tr[i].to == to)
+			return c->tr[i].count;
+	return 0;
+}
+
+uint64_t causality_count_to(const struct causality *c, uint32_t at, uint32_t to)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < c->ntr; i++)
+		if (c->tr[i].at == at && c->tr[i].to == to)
+			n += c->tr[i].count;
+	return n;
+}

@@ -69,4 +69,12 @@ void causality_sort(struct causality *c, struct seq_counts *sc);
 /* Sort transitions by (at, from, to). */
 void causality_sort_transitions(struct causality *c);
 
+/* How often a request at server `at` that came from `from` went on
+ * anywhere (from NO_PROC: from anywhere). */
+uint64_t causality_out_count(const struct causality *c, uint32_t at, uint32_t from);
+/* How often, at `at`, a message from `from` was followed by one to `to`. */
+uint64_t causality_count(const struct causality *c, uint32_t at, uint32_t from, uint32_t to);
+/* How often a request at `at` went on to `to`, whatever it came from. */
+uint64_t causality_count_to(const struct causality *c, uint32_t at, uint32_t to);
+
 #endif

@@ -7,17 +7,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "causality.h"
+#include "causality_roles.h"
 #include "cli.h"
-
-extern char **environ;
+#include "tool.h"
 
 enum ctable { C_STRINGS, C_SUBSTRINGS, C_TRANSITIONS, C_COUNT };
 static const char *const ctable_names[C_COUNT] = { "strings", "substrings", "transitions" };
@@ -27,12 +24,6 @@ struct copts {
 	size_t top, max_len;
 	enum out_format fmt;
 	enum ctable table;
-};
-
-struct roles {
-	uint8_t *role;
-	char **name;
-	int single_chars;   /* every server's name is one character */
 };
 
 static void usage(FILE *out)
@@ -119,136 +110,7 @@ static int parse_options(int argc, char **argv, struct copts *o)
 	return 0;
 }
 
-/* ---- roles and names ----------------------------------------------------- */
-
-static int set_role(struct trace *t, struct roles *r, const char *who, uint8_t role,
-		    const char *name, const char *ctx, char *err, size_t errlen)
-{
-	uint32_t id;
-	if (parse_task(who, &id) <= 0) {
-		snprintf(err, errlen, "%s: '%s' is not a process (want node.pid)", ctx, who);
-		return -1;
-	}
-	uint32_t p = hashmap_get(&t->proc_by_id, id);
-	if (p == HASHMAP_NONE) {
-		snprintf(err, errlen, "%s: process %s is not in the trace", ctx, who);
-		return -1;
-	}
-	r->role[p] = role;
-	if (name) {
-		free(r->name[p]);
-		r->name[p] = strdup(name);
-	}
-	return 0;
-}
-
-static int role_list(struct trace *t, struct roles *r, const char *list, uint8_t role,
-		     const char *opt, char *err, size_t errlen)
-{
-	char *copy = strdup(list), *save = NULL;
-	int rc = 0;
-	for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save))
-		rc = set_role(t, r, w, role, NULL, opt, err, errlen);
-	free(copy);
-	return rc;
-}
-
-static int role_by_name(const char *s)
-{
-	return !strcmp(s, "requestor") ? ROLE_REQUESTOR : !strcmp(s, "server") ? ROLE_SERVER
-	       : !strcmp(s, "system") ? ROLE_SYSTEM : -1;
-}
-
-static int names_file(struct trace *t, struct roles *r, const char *path, char *err,
-		      size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	char line[512], who[128], name[128], role[32], extra[2], ctx[600];
-	int rc = 0;
-	for (unsigned long n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		int got = sscanf(line, "%127s %127s %31s %1s", who, name, role, extra);
-		if (got <= 0)
-			continue;
-		snprintf(ctx, sizeof ctx, "%s:%lu", path, n);
-		int ro = got == 3 ? role_by_name(role) : -1;
-		if (got != 3 || ro < 0) {
-			snprintf(err, errlen, "%s:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
-				 "server or system", path, n);
-			rc = -1;
-			break;
-		}
-		rc = set_role(t, r, who, (uint8_t)ro, name, ctx, err, errlen);
-	}
-	fclose(f);
-	return rc;
-}
-
-#define ROLE_UNSET 3
-
-/* Roles from the names file and the lists (later ones win); a process
- * named nowhere is a system process if any server was named, else a
- * server when traced. */
-static int assign_roles(const struct copts *o, struct trace *t, struct roles *r, char *err,
-			size_t errlen)
-{
-	r->role = malloc(t->nproc + 1);
-	r->name = calloc(t->nproc + 1, sizeof *r->name);
-	if (!r->role || !r->name) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	memset(r->role, ROLE_UNSET, t->nproc + 1);
-	for (uint32_t p = 0; p < t->nproc; p++) {
-		char buf[32];
-		r->name[p] = strdup(process_name(t, p, buf, sizeof buf));
-	}
-	if ((o->names && names_file(t, r, o->names, err, errlen) < 0) ||
-	    (o->servers && role_list(t, r, o->servers, ROLE_SERVER, "--servers", err, errlen) < 0) ||
-	    (o->system && role_list(t, r, o->system, ROLE_SYSTEM, "--system", err, errlen) < 0) ||
-	    (o->requestors &&
-	     role_list(t, r, o->requestors, ROLE_REQUESTOR, "--requestors", err, errlen) < 0))
-		return -1;
-	int servers_named = 0;
-	for (uint32_t p = 0; p < t->nproc; p++)
-		servers_named |= r->role[p] == ROLE_SERVER;
-	r->single_chars = 1;
-	for (uint32_t p = 0; p < t->nproc; p++) {
-		if (r->role[p] == ROLE_UNSET)
-			r->role[p] = !servers_named && t->proc[p].traced ? ROLE_SERVER : ROLE_SYSTEM;
-		if (r->role[p] == ROLE_SERVER && strlen(r->name[p]) != 1)
-			r->single_chars = 0;
-	}
-	return 0;
-}
-
-static void roles_free(struct roles *r, size_t nproc)
-{
-	for (size_t p = 0; r->name && p < nproc; p++)
-		free(r->name[p]);
-	free(r->name);
-	free(r->role);
-}
-
 /* ---- output ------------------------------------------------------------- */
-
-static const char *who(const struct roles *r, uint32_t p)
-{
-	return p == REQUESTORS ? "requestors" : r->name[p];
-}
-
-static void print_seq(FILE *out, const struct causality *c, const struct roles *r,
-		      const struct seq *s)
-{
-	for (uint32_t i = 0; i < s->len; i++)
-		fprintf(out, "%s%s", i && !r->single_chars ? "-" : "", r->name[c->pool[s->start + i]]);
-}
 
 static void print_seqs_text(const struct causality *c, const struct roles *r,
 			    const struct seq_counts *sc, const char *title, size_t top)
@@ -256,30 +118,11 @@ static void print_seqs_text(const struct causality *c, const struct roles *r,
 	printf("\n%s (%zu distinct, most common first)\n%10s  %s\n", title, sc->n, "count", "sequence");
 	for (size_t i = 0; i < sc->n && (!top || i < top); i++) {
 		printf("%10llu  ", (unsigned long long)sc->s[i].count);
-		print_seq(stdout, c, r, &sc->s[i]);
+		roles_print_seq(stdout, c, r, &sc->s[i]);
 		printf("\n");
 	}
 	if (top && sc->n > top)
 		printf("%10s  ... %zu more (--top 0 shows all)\n", "", sc->n - top);
-}
-
-/* Total count of transitions out of (at, from), or of at when from is
- * NO_PROC. */
-static uint64_t total_out(const struct causality *c, uint32_t at, uint32_t from)
-{
-	uint64_t n = 0;
-	for (size_t i = 0; i < c->ntr; i++)
-		if (c->tr[i].at == at && (from == NO_PROC || c->tr[i].from == from))
-			n += c->tr[i].count;
-	return n;
-}
-
-static uint64_t count_of(const struct causality *c, uint32_t at, uint32_t from, uint32_t to)
-{
-	for (size_t i = 0; i < c->ntr; i++)
-		if (c->tr[i].at == at && c->tr[i].from == from && c->tr[i].to == to)
-			return c->tr[i].count;
-	return 0;
 }
 
 /* Fig. 5.18: for each server, rows "received from", columns "then sent to". */
@@ -299,11 +142,11 @@ static void print_tables_text(const struct causality *c, const struct roles *r)
 			uint32_t from = x == t->nproc ? REQUESTORS : x;
 			if (from != REQUESTORS && r->role[from] != ROLE_SERVER)
 				continue;
-			printf("  %-16s", who(r, from));
+			printf("  %-16s", roles_who(r, from));
 			for (uint32_t y = 0; y < t->nproc; y++)
 				if (r->role[y] == ROLE_SERVER)
-					printf(" %10llu", (unsigned long long)count_of(c, at, from, y));
-			printf(" %10llu\n", (unsigned long long)count_of(c, at, from, REQUESTORS));
+					printf(" %10llu", (unsigned long long)causality_count(c, at, from, y));
+			printf(" %10llu\n", (unsigned long long)causality_count(c, at, from, REQUESTORS));
 		}
 	}
 }
@@ -313,9 +156,10 @@ static void print_branching_text(const struct causality *c, const struct roles *
 	printf("\nbranching probabilities: at S, having received from X, next sends to Y\n");
 	for (size_t i = 0; i < c->ntr; i++) {
 		const struct transition *x = &c->tr[i];
-		uint64_t all = total_out(c, x->at, x->from);
-		printf("  at %-12s from %-12s to %-12s %8llu  %6.1f%%\n", who(r, x->at), who(r, x->from),
-		       who(r, x->to), (unsigned long long)x->count, 100.0 * (double)x->count / (double)all);
+		uint64_t all = causality_out_count(c, x->at, x->from);
+		printf("  at %-12s from %-12s to %-12s %8llu  %6.1f%%\n", roles_who(r, x->at),
+		       roles_who(r, x->from), roles_who(r, x->to), (unsigned long long)x->count,
+		       100.0 * (double)x->count / (double)all);
 	}
 }
 
@@ -325,16 +169,16 @@ static void print_csv(const struct causality *c, const struct roles *r, enum cta
 		printf("at,from,to,count,probability\n");
 		for (size_t i = 0; i < c->ntr; i++) {
 			const struct transition *x = &c->tr[i];
-			printf("%s,%s,%s,%llu,%.6f\n", who(r, x->at), who(r, x->from), who(r, x->to),
-			       (unsigned long long)x->count,
-			       (double)x->count / (double)total_out(c, x->at, x->from));
+			printf("%s,%s,%s,%llu,%.6f\n", roles_who(r, x->at), roles_who(r, x->from),
+			       roles_who(r, x->to), (unsigned long long)x->count,
+			       (double)x->count / (double)causality_out_count(c, x->at, x->from));
 		}
 		return;
 	}
 	const struct seq_counts *sc = tab == C_STRINGS ? &c->strings : &c->substrings;
 	printf("sequence,length,count\n");
 	for (size_t i = 0; i < sc->n; i++) {
-		print_seq(stdout, c, r, &sc->s[i]);
+		roles_print_seq(stdout, c, r, &sc->s[i]);
 		printf(",%u,%llu\n", sc->s[i].len, (unsigned long long)sc->s[i].count);
 	}
 }
@@ -365,66 +209,25 @@ static void print_json(const struct causality *c, const struct roles *r)
 	for (size_t i = 0; i < c->ntr; i++) {
 		const struct transition *x = &c->tr[i];
 		printf("%s{\"at\":", i ? "," : "");
-		json_string(stdout, who(r, x->at));
+		json_string(stdout, roles_who(r, x->at));
 		printf(",\"from\":");
-		json_string(stdout, who(r, x->from));
+		json_string(stdout, roles_who(r, x->from));
 		printf(",\"to\":");
-		json_string(stdout, who(r, x->to));
+		json_string(stdout, roles_who(r, x->to));
 		printf(",\"count\":%llu,\"probability\":%.6f}", (unsigned long long)x->count,
-		       (double)x->count / (double)total_out(c, x->at, x->from));
+		       (double)x->count / (double)causality_out_count(c, x->at, x->from));
 	}
 	printf("]}\n");
 }
 
 /* ---- the state diagram ----------------------------------------------- */
 
-/* Fig. 5.19: states are servers (and the requestors, where requests come
- * from and answers go); an arc is labelled with its count and the
- * probability of taking it out of its state. */
-static int write_dot(const struct causality *c, const struct roles *r, FILE *f)
-{
-	const struct trace *t = c->g->tr;
-	uint64_t *entry = calloc(t->nproc + 1, sizeof *entry);
-	if (!entry)
-		return -1;
-	for (size_t i = 0; i < c->strings.n; i++)
-		entry[c->pool[c->strings.s[i].start]] += c->strings.s[i].count;
-	fprintf(f, "digraph requests {\n\trankdir=LR;\n\tnode [shape=ellipse];\n"
-		   "\t\"requestors\" [shape=box];\n");
-	for (uint32_t p = 0; p < t->nproc; p++)
-		if (entry[p])
-			fprintf(f, "\t\"requestors\" -> \"%s\" [label=\"%llu (%.0f%%)\"];\n", r->name[p],
-				(unsigned long long)entry[p], 100.0 * (double)entry[p] / (double)c->nrequests);
-	for (uint32_t at = 0; at < t->nproc; at++) {
-		uint64_t all = total_out(c, at, NO_PROC);
-		for (uint32_t y = 0; y <= t->nproc; y++) {
-			uint32_t to = y == t->nproc ? REQUESTORS : y;
-			uint64_t n = 0;
-			for (size_t i = 0; i < c->ntr; i++)
-				if (c->tr[i].at == at && c->tr[i].to == to)
-					n += c->tr[i].count;
-			if (n)
-				fprintf(f, "\t\"%s\" -> \"%s\" [label=\"%llu (%.0f%%)\"];\n", r->name[at],
-					who(r, to), (unsigned long long)n, 100.0 * (double)n / (double)all);
-		}
-	}
-	fprintf(f, "}\n");
-	free(entry);
-	return ferror(f) ? -1 : 0;
-}
-
 static int run_dot(const char *dotfile, const char *svg)
 {
 	char *args[] = { "dot", "-Tsvg", "-o", (char *)svg, (char *)dotfile, NULL };
-	pid_t pid;
-	int status;
-	int err = posix_spawnp(&pid, "dot", NULL, NULL, args, environ);
-	if (err) {
-		fprintf(stderr, "dpm causality: cannot run Graphviz's dot: %s\n", strerror(err));
-		return -1;
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "dpm causality: dot failed to draw %s\n", svg);
+	char why[600];
+	if (tool_run(NULL, NULL, args, why, sizeof why) != TOOL_OK) {
+		fprintf(stderr, "dpm causality: cannot draw %s: %s\n", svg, why);
 		return -1;
 	}
 	return 0;
@@ -442,7 +245,7 @@ static int diagrams(const struct copts *o, const struct causality *c, const stru
 		path = tmp;
 	}
 	FILE *f = fopen(path, "w");
-	int rc = f ? write_dot(c, r, f) : -1;
+	int rc = f ? causality_write_dot(c, r, f) : -1;
 	if (f && fclose(f))
 		rc = -1;
 	if (rc < 0)
@@ -473,7 +276,8 @@ static int analyse(const struct copts *o, struct trace *t)
 	struct causality c;
 	memset(&c, 0, sizeof c);
 	int rc = EXIT_OK;
-	if (cgraph_build(&g, t, err, sizeof err) < 0 || assign_roles(o, t, &r, err, sizeof err) < 0) {
+	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--" };
+	if (cgraph_build(&g, t, err, sizeof err) < 0 || roles_assign(&r, t, &src, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_BADINPUT;
 	} else if (causality_compute(&c, &g, r.role, o->max_len) < 0) {

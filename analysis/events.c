@@ -137,3 +137,19 @@ int parse_task(const char *s, uint32_t *id)
 	*id = TASK_MAKE(node, pid);
 	return 1;
 }
+
+uint32_t trace_named_process(const struct trace *t, const char *who, const char *ctx,
+			     char *err, size_t errlen)
+{
+	uint32_t id;
+	if (parse_task(who, &id) <= 0) {
+		snprintf(err, errlen, "%s: '%s' is not a process (want node.pid)", ctx, who);
+		return NO_PROC;
+	}
+	uint32_t p = hashmap_get(&t->proc_by_id, id);
+	if (p == HASHMAP_NONE) {
+		snprintf(err, errlen, "%s: process %s is not in the trace", ctx, who);
+		return NO_PROC;
+	}
+	return p;
+}

@@ -86,6 +86,11 @@ const char *process_name(const struct trace *t, uint32_t p, char *buf, size_t le
 /* Parse "node.pid" into a task id: 1 ok, 0 empty, -1 malformed. */
 int parse_task(const char *s, uint32_t *id);
 
+/* The process index of "node.pid" in t, or NO_PROC with "ctx: what is
+ * wrong" in err (not a process, or not in the trace). */
+uint32_t trace_named_process(const struct trace *t, const char *who, const char *ctx,
+			     char *err, size_t errlen);
+
 /* Event type by name ("SEND", case-insensitive), 0 if unknown, and back. */
 unsigned event_type_by_name(const char *name);
 const char *event_type_name(unsigned type);

@@ -13,26 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assign.h"
 #include "cli.h"
-#include "parallelism.h"
+#include "configs.h"
 
 #define MAX_RUNS 16
-
-struct run {
-	char mode[96];
-	struct assignment a;
-	int zero_delivery;
-	int contention;
-	struct presult r;
-	struct path_step *path;
-	size_t npath;
-};
 
 struct popts {
 	int upper_bound, contention, all, no_external;
 	const char *assign[MAX_RUNS];
-	char shortcut[MAX_RUNS]; /* 'a' --assign, 'e' --each-own-machine, 'o' --one-machine */
+	char shortcut[MAX_RUNS]; /* enum config_kind: --assign, --each-own-machine, --one-machine */
 	size_t nassign;
 	const char *mtime_path;
 	size_t path_steps;
@@ -115,7 +104,8 @@ static int parse_options(int argc, char **argv, struct popts *o)
 		case O_ONE:
 			if (o->nassign == MAX_RUNS - 4)
 				return cli_usage_error("parallel", "too many assignments");
-			o->shortcut[o->nassign] = c == O_ASSIGN ? 'a' : c == O_EACH ? 'e' : 'o';
+			o->shortcut[o->nassign] = c == O_ASSIGN ? CONFIG_ASSIGN : c == O_EACH ? CONFIG_EACH_OWN
+						  : CONFIG_ONE;
 			o->assign[o->nassign++] = c == O_ASSIGN ? optarg : NULL;
 			break;
 		default:
@@ -128,71 +118,24 @@ static int parse_options(int argc, char **argv, struct popts *o)
 	return 0;
 }
 
-static int add_run(struct run *runs, size_t *n, const struct trace *t, char kind,
-		   const char *arg, int contention, char *err, size_t errlen)
-{
-	struct run *r = &runs[(*n)++];
-	memset(r, 0, sizeof *r);
-	r->contention = contention;
-	int rc;
-	const char *name;
-	switch (kind) {
-	case 'u': rc = assign_each_own(&r->a, t); r->zero_delivery = 1; name = "upper-bound"; break;
-	case 'e': rc = assign_each_own(&r->a, t); name = "each-own-machine"; break;
-	case 'o': rc = assign_one(&r->a, t); name = "one-machine"; break;
-	case 'a': rc = assign_parse(&r->a, t, arg, err, errlen); name = "assign"; break;
-	default: rc = assign_measured(&r->a, t); name = "measured"; break;
-	}
-	if (rc < 0 && kind != 'a')
-		snprintf(err, errlen, "out of memory");
-	snprintf(r->mode, sizeof r->mode, "%s%s", name, contention ? "+contention" : "");
-	return rc;
-}
-
-static int plan_runs(const struct popts *o, const struct trace *t, struct run *runs,
+static int plan_runs(const struct popts *o, const struct trace *t, struct config_run *runs,
 		     size_t *n, char *err, size_t errlen)
 {
 	*n = 0;
 	if (o->all) {
-		static const struct { char kind; int cont; } thesis[] = {
-			{ 'u', 0 }, { 'm', 0 }, { 'm', 1 }, { 'e', 0 }, { 'o', 1 },
-		};
-		for (size_t i = 0; i < sizeof thesis / sizeof thesis[0]; i++)
-			if (add_run(runs, n, t, thesis[i].kind, NULL, thesis[i].cont, err, errlen) < 0)
-				return -1;
-		return 0;
+		*n = CONFIGS_THESIS;
+		return configs_plan_thesis(runs, t, err, errlen);
 	}
-	if (o->upper_bound && add_run(runs, n, t, 'u', NULL, 0, err, errlen) < 0)
+	if (o->upper_bound && config_plan(&runs[(*n)++], t, CONFIG_UPPER, NULL, 0, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < o->nassign; i++)
-		if (add_run(runs, n, t, o->shortcut[i], o->assign[i], o->contention, err, errlen) < 0)
+		if (config_plan(&runs[(*n)++], t, (enum config_kind)o->shortcut[i], o->assign[i],
+				o->contention, err, errlen) < 0)
 			return -1;
 	if (o->nassign == 0 && (!o->upper_bound || o->contention) &&
-	    add_run(runs, n, t, 'm', NULL, o->contention, err, errlen) < 0)
+	    config_plan(&runs[(*n)++], t, CONFIG_MEASURED, NULL, o->contention, err, errlen) < 0)
 		return -1;
 	return 0;
-}
-
-static int evaluate(struct run *runs, size_t n, const struct cgraph *g,
-		    const struct mtime_table *mt, char *err, size_t errlen)
-{
-	struct pwork w;
-	struct mtime_table zero;
-	mtime_zero(&zero);
-	if (pwork_alloc(&w, g->nnodes) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct pconfig c = { runs[i].a.machine_of, runs[i].zero_delivery ? &zero : mt,
-				     runs[i].contention };
-		rc = parallel_eval(g, &c, &w, &runs[i].r, err, errlen);
-		if (rc == 0)
-			runs[i].path = max_path(g, &c, &w, &runs[i].r, &runs[i].npath);
-	}
-	pwork_free(&w);
-	return rc;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -200,15 +143,6 @@ static int evaluate(struct run *runs, size_t n, const struct cgraph *g,
 static const char *kind_name(uint8_t kind)
 {
 	return kind == CROSS_MESSAGE ? "message" : kind == CROSS_EXTERNAL ? "external-wait" : "end";
-}
-
-static double path_cpu_of(const struct run *r, uint32_t p)
-{
-	double cpu = 0;
-	for (size_t i = 0; i < r->npath; i++)
-		if (r->path[i].proc == p)
-			cpu += r->path[i].cpu;
-	return cpu;
 }
 
 static void print_summary(const struct cgraph *g, const char *mtime_what)
@@ -228,7 +162,7 @@ static void print_summary(const struct cgraph *g, const char *mtime_what)
 	printf("delivery times: %s\n\n", mtime_what);
 }
 
-static void print_results_text(const struct run *runs, size_t n)
+static void print_results_text(const struct config_run *runs, size_t n)
 {
 	char a[32], b[32];
 	printf("%-28s %4s %12s %12s %8s %8s\n", "mode", "M", "T", "t_max", "P", "util");
@@ -238,7 +172,7 @@ static void print_results_text(const struct run *runs, size_t n)
 		       runs[i].r.P, runs[i].r.util);
 }
 
-static void print_processes_text(const struct cgraph *g, const struct run *r)
+static void print_processes_text(const struct cgraph *g, const struct config_run *r)
 {
 	const struct trace *t = g->tr;
 	char name[32], a[32], b[32];
@@ -252,11 +186,11 @@ static void print_processes_text(const struct cgraph *g, const struct run *r)
 		printf("%-12s %-8u %-12s %9u %12s %6.1f%% %12s\n", process_name(t, p, name, sizeof name),
 		       t->proc[p].machine, r->a.label[r->a.machine_of[p]],
 		       g->first[p + 1] - g->first[p], fmt_ns(tp, a, sizeof a),
-		       r->r.T > 0 ? 100 * tp / r->r.T : 0, fmt_ns(path_cpu_of(r, p), b, sizeof b));
+		       r->r.T > 0 ? 100 * tp / r->r.T : 0, fmt_ns(config_path_cpu(r, p), b, sizeof b));
 	}
 }
 
-static void print_path_text(const struct cgraph *g, const struct run *r, size_t limit)
+static void print_path_text(const struct cgraph *g, const struct config_run *r, size_t limit)
 {
 	const struct trace *t = g->tr;
 	char name[32], a[32], b[32];
@@ -287,7 +221,7 @@ static void print_path_text(const struct cgraph *g, const struct run *r, size_t 
 		printf("  ... %zu more stretches (--path-steps 0 shows all)\n", r->npath - limit);
 }
 
-static void print_csv(const struct run *runs, size_t n)
+static void print_csv(const struct config_run *runs, size_t n)
 {
 	printf("mode,T,t_max,P,M,utilisation\n");
 	for (size_t i = 0; i < n; i++)
@@ -295,7 +229,7 @@ static void print_csv(const struct run *runs, size_t n)
 		       runs[i].r.P, runs[i].r.M, runs[i].r.util);
 }
 
-static void print_path_json(const struct cgraph *g, const struct run *r, size_t limit)
+static void print_path_json(const struct cgraph *g, const struct config_run *r, size_t limit)
 {
 	char name[32];
 	printf("[");
@@ -311,7 +245,7 @@ static void print_path_json(const struct cgraph *g, const struct run *r, size_t 
 	printf("]");
 }
 
-static void print_json(const struct cgraph *g, const struct run *runs, size_t n,
+static void print_json(const struct cgraph *g, const struct config_run *runs, size_t n,
 		       const char *mtime_what, size_t limit)
 {
 	const struct trace *t = g->tr;
@@ -325,7 +259,7 @@ static void print_json(const struct cgraph *g, const struct run *runs, size_t n,
 	json_string(stdout, mtime_what);
 	printf(",\"results\":[");
 	for (size_t i = 0; i < n; i++) {
-		const struct run *r = &runs[i];
+		const struct config_run *r = &runs[i];
 		printf("%s{\"mode\":\"%s\",\"M\":%zu,\"T\":%.0f,\"t_max\":%.0f,\"P\":%.6f,"
 		       "\"utilisation\":%.6f,\"path\":", i ? "," : "", r->mode, r->r.M, r->r.T,
 		       r->r.t_max, r->r.P, r->r.util);
@@ -345,8 +279,8 @@ static void print_json(const struct cgraph *g, const struct run *runs, size_t n,
 	printf("]}\n");
 }
 
-static void print_all(const struct popts *o, const struct cgraph *g, const struct run *runs,
-		      size_t n, const char *mtime_what)
+static void print_all(const struct popts *o, const struct cgraph *g,
+		      const struct config_run *runs, size_t n, const char *mtime_what)
 {
 	if (o->fmt == OUT_CSV) {
 		print_csv(runs, n);
@@ -396,7 +330,7 @@ static int analyse(const struct popts *o, struct trace *t)
 	char err[512], mtime_what[600];
 	struct mtime_table mt;
 	struct cgraph g;
-	struct run *runs = calloc(MAX_RUNS, sizeof *runs);
+	struct config_run *runs = calloc(MAX_RUNS, sizeof *runs);
 	size_t n = 0;
 	int rc = EXIT_OK;
 	if (!runs)
@@ -411,17 +345,15 @@ static int analyse(const struct popts *o, struct trace *t)
 	} else {
 		if (o->no_external)
 			drop_external_arcs(&g);
-		if (evaluate(runs, n, &g, &mt, err, sizeof err) < 0) {
+		if (configs_eval(runs, n, &g, &mt, err, sizeof err) < 0) {
 			fprintf(stderr, "%s\n", err);
 			rc = EXIT_BADINPUT;
 		} else {
 			print_all(o, &g, runs, n, mtime_what);
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		assign_free(&runs[i].a);
-		free(runs[i].path);
-	}
+	for (size_t i = 0; i < n; i++)
+		config_free(&runs[i]);
 	free(runs);
 	cgraph_free(&g);
 	return rc;

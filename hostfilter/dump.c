@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "dpm_commands.h"
+#include "dump.h"
 #include "logformat.h"
 #include "trace.h"
 
@@ -173,30 +174,39 @@ static void print_csv_row(FILE *out, const struct dpm_log_record *rec)
 
 /* ---- command -------------------------------------------------------- */
 
+int dump_records(const char *path, int csv, FILE *out, char *err, size_t errlen,
+		 size_t *truncated)
+{
+	struct dpm_log_record rec;
+	struct dpm_log *log = dpm_log_open(path, err, errlen);
+	*truncated = 0;
+	if (!log)
+		return -1;
+	if (csv)
+		fprintf(out, "%s\n", csv_header);
+	int r;
+	while ((r = dpm_log_next(log, &rec, err, errlen)) > 0) {
+		if (csv)
+			print_csv_row(out, &rec);
+		else
+			print_record(out, &rec);
+	}
+	if (r == 0)
+		*truncated = dpm_log_truncated(log);
+	dpm_log_close(log);
+	return r < 0 ? -1 : 0;
+}
+
 static int dump_log(const char *path, int csv)
 {
 	char err[512];
-	struct dpm_log_record rec;
-	struct dpm_log *log = dpm_log_open(path, err, sizeof err);
-	if (!log) {
-		fprintf(stderr, "dpm dump: %s\n", err);
-		return 1;
-	}
-	if (csv)
-		printf("%s\n", csv_header);
-	int r;
-	while ((r = dpm_log_next(log, &rec, err, sizeof err)) > 0) {
-		if (csv)
-			print_csv_row(stdout, &rec);
-		else
-			print_record(stdout, &rec);
-	}
+	size_t truncated;
+	int r = dump_records(path, csv, stdout, err, sizeof err, &truncated);
 	if (r < 0)
 		fprintf(stderr, "dpm dump: %s\n", err);
-	else if (dpm_log_truncated(log))
+	else if (truncated)
 		fprintf(stderr, "dpm dump: %s: ignored an incomplete last record (%zu bytes); "
-				"was the filter killed?\n", path, dpm_log_truncated(log));
-	dpm_log_close(log);
+				"was the filter killed?\n", path, truncated);
 	if (fflush(stdout)) {
 		perror("dpm dump: stdout");
 		return 1;

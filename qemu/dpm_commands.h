@@ -15,6 +15,7 @@ int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
 int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
+int report_main(int argc, char **argv);     /* analysis/report_main.c */
 int disk_main(int argc, char **argv);       /* qemu/disk.c */
 int control_main(int argc, char **argv);    /* qemu/control_main.c */
 int record_main(int argc, char **argv);     /* qemu/record.c */
@@ -29,6 +30,7 @@ int record_main(int argc, char **argv);     /* qemu/record.c */
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \
 	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" }, \
 	{ "causality", causality_main, "paths of causality of requests through servers" }, \
+	{ "report", report_main, "an HTML report with plots of one or more traced runs" }, \
 	{ "disk", disk_main, "create a node's disk image holding an empty file system" },
 
 #endif

@@ -1,0 +1,161 @@
+/*
+ * analysis/causality_roles.c - roles and names of the processes of a
+ * causality analysis, from node.pid lists and a names file (see
+ * causality_roles.h).  Later sources win: the names file first, then the
+ * servers, system and requestors lists.
+ */
+#include "causality_roles.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROLE_UNSET 3
+
+static int set_role(const struct trace *t, struct roles *r, const char *who, uint8_t role,
+		    const char *name, const char *ctx, char *err, size_t errlen)
+{
+	uint32_t p = trace_named_process(t, who, ctx, err, errlen);
+	if (p == NO_PROC)
+		return -1;
+	r->role[p] = role;
+	if (name) {
+		char *copy = strdup(name);
+		if (!copy) {
+			snprintf(err, errlen, "%s: out of memory", ctx);
+			return -1;
+		}
+		free(r->name[p]);
+		r->name[p] = copy;
+	}
+	return 0;
+}
+
+static int role_list(const struct trace *t, struct roles *r, const char *list, uint8_t role,
+		     const struct role_sources *src, const char *key, char *err, size_t errlen)
+{
+	char opt[64];
+	snprintf(opt, sizeof opt, "%s%s", src->prefix ? src->prefix : "", key);
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : -1;
+	for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w && rc == 0;
+	     w = strtok_r(NULL, ",", &save))
+		rc = set_role(t, r, w, role, NULL, opt, err, errlen);
+	if (!copy)
+		snprintf(err, errlen, "%s: out of memory", opt);
+	free(copy);
+	return rc;
+}
+
+static int role_by_name(const char *s)
+{
+	return !strcmp(s, "requestor") ? ROLE_REQUESTOR : !strcmp(s, "server") ? ROLE_SERVER
+	       : !strcmp(s, "system") ? ROLE_SYSTEM : -1;
+}
+
+static int names_file(const struct trace *t, struct roles *r, const char *path, char *err,
+		      size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[512], who[128], name[128], role[32], extra[2], ctx[600];
+	int rc = 0;
+	for (unsigned long n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		int got = sscanf(line, "%127s %127s %31s %1s", who, name, role, extra);
+		if (got <= 0)
+			continue;
+		snprintf(ctx, sizeof ctx, "%s:%lu", path, n);
+		int ro = got == 3 ? role_by_name(role) : -1;
+		if (got != 3 || ro < 0) {
+			snprintf(err, errlen, "%s:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
+				 "server or system", path, n);
+			rc = -1;
+			break;
+		}
+		rc = set_role(t, r, who, (uint8_t)ro, name, ctx, err, errlen);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int start(struct roles *r, const struct trace *t)
+{
+	r->role = malloc(t->nproc + 1);
+	r->name = calloc(t->nproc + 1, sizeof *r->name);
+	if (!r->role || !r->name)
+		return -1;
+	memset(r->role, ROLE_UNSET, t->nproc + 1);
+	for (uint32_t p = 0; p < t->nproc; p++) {
+		char buf[32];
+		r->name[p] = strdup(process_name(t, p, buf, sizeof buf));
+		if (!r->name[p])
+			return -1;
+	}
+	return 0;
+}
+
+/* Processes named nowhere, and whether servers' names are one letter. */
+static void settle(struct roles *r, const struct trace *t)
+{
+	int servers_named = 0;
+	for (uint32_t p = 0; p < t->nproc; p++)
+		servers_named |= r->role[p] == ROLE_SERVER;
+	r->single_chars = 1;
+	for (uint32_t p = 0; p < t->nproc; p++) {
+		if (r->role[p] == ROLE_UNSET)
+			r->role[p] = !servers_named && t->proc[p].traced ? ROLE_SERVER : ROLE_SYSTEM;
+		if (r->role[p] == ROLE_SERVER && strlen(r->name[p]) != 1)
+			r->single_chars = 0;
+	}
+}
+
+int roles_assign(struct roles *r, const struct trace *t, const struct role_sources *src,
+		 char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (start(r, t) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	const struct { const char *list; uint8_t role; const char *key; } lists[] = {
+		{ src->servers, ROLE_SERVER, "servers" },
+		{ src->system, ROLE_SYSTEM, "system" },
+		{ src->requestors, ROLE_REQUESTOR, "requestors" },
+	};
+	if (src->names && names_file(t, r, src->names, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		if (lists[i].list && role_list(t, r, lists[i].list, lists[i].role, src, lists[i].key,
+					       err, errlen) < 0)
+			return -1;
+	}
+	settle(r, t);
+	return 0;
+}
+
+void roles_free(struct roles *r, size_t nproc)
+{
+	for (size_t p = 0; r->name && p < nproc; p++)
+		free(r->name[p]);
+	free(r->name);
+	free(r->role);
+	memset(r, 0, sizeof *r);
+}
+
+const char *roles_who(const struct roles *r, uint32_t p)
+{
+	return p == REQUESTORS ? "requestors" : r->name[p];
+}
+
+void roles_print_seq(FILE *out, const struct causality *c, const struct roles *r,
+		     const struct seq *s)
+{
+	for (uint32_t i = 0; i < s->len; i++)
+		fprintf(out, "%s%s", i && !r->single_chars ? "-" : "", r->name[c->pool[s->start + i]]);
+}

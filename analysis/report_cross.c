@@ -1,0 +1,230 @@
+/*
+ * analysis/report_cross.c - how well P predicts (thesis Fig. 5.17): the P
+ * of run X's configuration computed from run Y's trace, beside X's own
+ * measured P.
+ *
+ * Processes are matched across runs by name (a names file), else by
+ * node.pid.  The prediction is an ordinary --assign of Y's trace: each
+ * process Y shares with X goes to the machine X ran it on, which is the
+ * same code path as `dpm parallel --assign`.  Both the measured mode and
+ * the mode with CPU contention are predicted; the diagonal is each run's
+ * own measured P.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+#include "report.h"
+
+/* The traced process of run x called like process q of run y, or NO_PROC. */
+static uint32_t same_process(const struct report_run *x, const struct report_run *y, uint32_t q)
+{
+	const char *name = report_process(y, q);
+	for (uint32_t p = 0; p < x->tr.nproc; p++)
+		if (report_traced(x, p) && !strcmp(report_process(x, p), name))
+			return p;
+	return NO_PROC;
+}
+
+/* "node.pid=MACHINE,..." moving y's processes to x's machines; NULL out of
+ * memory.  *shared counts them. */
+static char *assignment_of(const struct report_run *x, const struct report_run *y, size_t *shared)
+{
+	const struct assignment *xa = &x->cfg[CFG_MEASURED].a;
+	size_t cap = 64, len = 0;
+	char *spec = malloc(cap);
+	*shared = 0;
+	if (!spec)
+		return NULL;
+	spec[0] = '\0';
+	for (uint32_t q = 0; q < y->tr.nproc; q++) {
+		uint32_t p = report_traced(y, q) ? same_process(x, y, q) : NO_PROC;
+		if (p == NO_PROC)
+			continue;
+		char item[160], name[32];
+		const char *machine = xa->label[xa->machine_of[p]];
+		int n = snprintf(item, sizeof item, "%s%s=%s", len ? "," : "",
+				 process_name(&y->tr, q, name, sizeof name), machine);
+		if (len + (size_t)n + 1 > cap) {
+			char *grown = realloc(spec, cap = 2 * (len + (size_t)n + 1));
+			if (!grown) {
+				free(spec);
+				return NULL;
+			}
+			spec = grown;
+		}
+		memcpy(spec + len, item, (size_t)n + 1);
+		len += (size_t)n;
+		++*shared;
+	}
+	return spec;
+}
+
+/* P of configuration `spec` on y's trace, with or without contention. */
+static int predict(const struct report_run *y, const char *spec, int contention,
+		   struct pwork *w, double *p, char *err, size_t errlen)
+{
+	struct config_run c;
+	int rc = config_plan(&c, &y->tr, CONFIG_ASSIGN, spec, contention, err, errlen);
+	if (rc == 0)
+		rc = config_eval(&c, &y->g, &y->mt, w, err, errlen);
+	*p = c.r.P;
+	config_free(&c);
+	return rc;
+}
+
+/* Column y: every other run's assignment applied to y's trace. */
+static int column(struct report_cross *x, struct report_run *runs, size_t y, char *err,
+		  size_t errlen)
+{
+	struct pwork w;
+	if (pwork_alloc(&w, runs[y].g.nnodes) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = 0;
+	for (size_t row = 0; row < x->n && rc == 0; row++) {
+		size_t k = row * x->n + y;
+		if (row == y) {
+			x->p[0][k] = runs[y].cfg[CFG_MEASURED].r.P;
+			x->p[1][k] = runs[y].cfg[CFG_CONTENTION].r.P;
+			x->shared[k] = 0;
+			continue;
+		}
+		char *spec = assignment_of(&runs[row], &runs[y], &x->shared[k]);
+		if (!spec) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		} else if (x->shared[k] == 0) {
+			x->p[0][k] = x->p[1][k] = NAN;
+		} else {
+			x->any = 1;
+			rc = predict(&runs[y], spec, 0, &w, &x->p[0][k], err, errlen);
+			if (rc == 0)
+				rc = predict(&runs[y], spec, 1, &w, &x->p[1][k], err, errlen);
+		}
+		free(spec);
+	}
+	pwork_free(&w);
+	return rc;
+}
+
+int report_cross_compute(struct report_cross *x, struct report_run *runs, size_t n,
+			 char *err, size_t errlen)
+{
+	memset(x, 0, sizeof *x);
+	x->n = n;
+	x->p[0] = calloc(n * n, sizeof(double));
+	x->p[1] = calloc(n * n, sizeof(double));
+	x->shared = calloc(n * n, sizeof(size_t));
+	if (!x->p[0] || !x->p[1] || !x->shared) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t y = 0; y < n; y++)
+		if (column(x, runs, y, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+void report_cross_free(struct report_cross *x)
+{
+	free(x->p[0]);
+	free(x->p[1]);
+	free(x->shared);
+	memset(x, 0, sizeof *x);
+}
+
+double report_cross_diff(const struct report_cross *x, const struct report_run *runs,
+			 int mode, size_t row, size_t col)
+{
+	double own = runs[row].cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P;
+	double predicted = x->p[mode][row * x->n + col];
+	return own > 0 ? 100.0 * (predicted - own) / own : NAN;
+}
+
+/* ---- on the page ---------------------------------------------------------- */
+
+static void cross_table(FILE *f, const struct report_cross *x, const struct report_run *runs,
+			int mode)
+{
+	static const char *const ids[2] = { "cross-measured", "cross-contention" };
+	static const char *const what[2] = { "with delivery times", "with delivery times and CPU "
+					     "contention" };
+	char caption[300], heads[2048] = "configuration of run|#its own P";
+	snprintf(caption, sizeof caption, "P of each row's configuration predicted from each "
+		 "column's trace, %s, and its difference from the row's own P", what[mode]);
+	for (size_t col = 0; col < x->n; col++) {
+		size_t used = strlen(heads);
+		snprintf(heads + used, sizeof heads - used, "|#from the trace of %s",
+			 runs[col].spec->name);
+	}
+	html_table_begin(f, ids[mode], NULL, caption, heads);
+	for (size_t row = 0; row < x->n; row++) {
+		html_row_begin(f);
+		html_cell(f, "%s", runs[row].spec->name);
+		html_cell_real(f, "%.3f", runs[row].cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P);
+		for (size_t col = 0; col < x->n; col++) {
+			double p = x->p[mode][row * x->n + col];
+			double diff = report_cross_diff(x, runs, mode, row, col);
+			if (isnan(p))
+				html_cell(f, "no shared process");
+			else if (row == col)
+				fprintf(f, "<td class=\"n\" data-v=\"%.10g\">%.3f (own)</td>", p, p);
+			else
+				fprintf(f, "<td class=\"n\" data-v=\"%.10g\" data-diff=\"%.10g\">%.3f "
+					   "(%+.1f%%)</td>", p, diff, p, diff);
+		}
+		html_row_end(f);
+	}
+	html_table_end(f);
+}
+
+static void thesis_cross_table(FILE *f, const struct thesis_ref *ref)
+{
+	static const char *const cfg[3] = { "A", "B", "C" };
+	html_table_begin(f, "thesis-cross", "ref", "The thesis's Fig. 5.17 (reference, not ours): "
+			 "% difference of predicted from measured P, DEMOS/MP file system; its worked "
+			 "example reads a row as the configuration and a column as the trace the "
+			 "prediction came from, as in the tables above",
+			 "measured \\ predicted|#A|#B|#C");
+	for (size_t row = 0; row < 3; row++) {
+		html_row_begin(f);
+		html_cell(f, "%s", cfg[row]);
+		for (size_t col = 0; col < 3; col++) {
+			char key[8];
+			snprintf(key, sizeof key, "%s/%s", cfg[row], cfg[col]);
+			report_ref_cell(f, thesis_ref_find(ref, "fs_cross_pct", key), "%+.0f%%");
+		}
+		html_row_end(f);
+	}
+	html_table_end(f);
+}
+
+void report_section_cross(FILE *f, const struct report_page_data *d)
+{
+	const struct report_cross *x = &d->cross;
+	char sentence[2048];
+	html_heading(f, 2, "cross", "Predictions across runs (thesis Fig. 5.17)");
+	if (!x->any) {
+		html_para(f, NULL, "No two runs traced a process of the same name, so no run's trace "
+			  "can predict another run's configuration. Give each run a names file "
+			  "(names=FILE) that calls the same process by the same name.");
+		return;
+	}
+	html_para(f, NULL, "Each row is a run's configuration (where it ran its processes); each "
+		  "column the trace the prediction is computed from, as 'dpm parallel --assign' would: "
+		  "the processes the two runs share (by name) are put where the row's run ran them, "
+		  "the others stay where the column's run ran them. The diagonal is the row's own "
+		  "measured P; elsewhere the cell is the predicted P and, in brackets, how far it is "
+		  "from the row's own P ((predicted - own) / own).");
+	cross_table(f, x, d->runs, 0);
+	cross_table(f, x, d->runs, 1);
+	if (d->o->ref && thesis_ref_count(d->o->ref, "fs_cross_pct")) {
+		thesis_cross_table(f, d->o->ref);
+		report_compare_cross(x, d->runs, d->o->ref, sentence, sizeof sentence);
+		if (sentence[0])
+			html_para(f, "ref", "%s", sentence);
+	}
+}

@@ -1,0 +1,861 @@
+/*
+ * tests/unit/test_report.c - `dpm report`: the RUN argument (every good
+ * and bad form), the thesis's reference file (the repository's own and
+ * malformed ones with file:line), the page's numbers read back by table id
+ * against what the analysis library computes for the same trace, the
+ * predictions across runs where the answer is known, a filter log as
+ * input, missing drawing tools, an unwritable output directory, and bad
+ * input with exit 2 before anything is written.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "configs.h"
+#include "dump.h"
+#include "report.h"
+#include "test_filter_support.h"
+#include "test_html_page.h"
+
+/* A path in the test's directory that stays valid (tf_path's rotate). */
+static const char *path_of(const char *name)
+{
+	static char paths[64][256];
+	static int next;
+	char *p = paths[next++ % 64];
+	snprintf(p, sizeof paths[0], "%s", tf_path(name));
+	return p;
+}
+
+/* ---- traces ---------------------------------------------------------------- */
+
+/* A server computation like dpm-tracegen's, small: clients 1.1..1.3 ask
+ * front server 2.1, which asks back server `back` for some requests.
+ * Every message is SEND, QUEUED, RECEIVE in one global order. */
+struct gen {
+	FILE *f;
+	uint64_t rng, clock, msg;
+	uint64_t cpu[8];
+};
+
+static unsigned rnd(struct gen *g, unsigned n)
+{
+	g->rng ^= g->rng << 13;
+	g->rng ^= g->rng >> 7;
+	g->rng ^= g->rng << 17;
+	return (unsigned)(g->rng % n);
+}
+
+static void message(struct gen *g, int from, const char *fname, int to, const char *tname,
+		    unsigned work, unsigned len)
+{
+	g->cpu[from] += work;
+	g->clock += 1000 + rnd(g, 1000);
+	g->msg++;
+	fprintf(g->f, "SEND,%llu,%llu,%s,%s,%s,0x%llx,%u\n", (unsigned long long)g->clock,
+		(unsigned long long)g->cpu[from], fname, fname, tname, (unsigned long long)g->msg, len);
+	g->clock += 500;
+	fprintf(g->f, "QUEUED,%llu,%llu,%s,%s,%s,0x%llx,%u\n", (unsigned long long)g->clock,
+		(unsigned long long)g->cpu[to], tname, fname, tname, (unsigned long long)g->msg, len);
+	g->clock += rnd(g, 2000);
+	fprintf(g->f, "RECEIVE,%llu,%llu,%s,%s,%s,0x%llx,%u\n", (unsigned long long)g->clock,
+		(unsigned long long)g->cpu[to], tname, fname, tname, (unsigned long long)g->msg, len);
+}
+
+static const char *generated_trace(const char *file, unsigned requests, uint64_t seed,
+				   const char *back)
+{
+	static const char *const clients[] = { "1.1", "1.2", "1.3" };
+	const char *path = path_of(file);
+	struct gen g = { fopen(path, "w"), 88172645463325252ull ^ seed, 0, 0, { 0 } };
+	assert_non_null(g.f);
+	fprintf(g.f, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n");
+	for (unsigned i = 0; i < requests; i++) {
+		int c = (int)rnd(&g, 3);
+		message(&g, c, clients[c], 3, "2.1", 20000 + rnd(&g, 50000), 64 + rnd(&g, 512));
+		if (rnd(&g, 10) < 3) {
+			message(&g, 3, "2.1", 4, back, 5000 + rnd(&g, 10000), 64);
+			message(&g, 4, back, 3, "2.1", 30000 + rnd(&g, 100000), 1024);
+		}
+		message(&g, 3, "2.1", c, clients[c], 10000 + rnd(&g, 20000), 128 + rnd(&g, 4000));
+	}
+	assert_int_equal(fclose(g.f), 0);
+	return path;
+}
+
+/* ---- running the command ---------------------------------------------------- */
+
+struct result {
+	int rc;
+	char *out, *err;
+};
+
+static struct result report(const char *const *args)
+{
+	const char *argv[32] = { "report" };
+	int n = 1;
+	while (args[n - 1] && n < 31) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	struct result r;
+	r.rc = tf_run(report_main, argv, NULL, path_of("report.out"), path_of("report.err"));
+	r.out = tf_read_file(path_of("report.out"));
+	r.err = tf_read_file(path_of("report.err"));
+	return r;
+}
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static char *page_of(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/index.html", dir);
+	char *page = tf_read_file(path);
+	char why[256] = "";
+	if (page_check(page, why, sizeof why) < 0)
+		fail_msg("%s is not well-formed: %s", path, why);
+	return page;
+}
+
+static int exists(const char *dir, const char *file)
+{
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	return stat(path, &st) == 0;
+}
+
+/* A directory name (not made yet) under the test's fresh directory. */
+static const char *out_dir(const char *name)
+{
+	const char *dir = path_of(name);
+	assert_false(exists(dir, "."));
+	return dir;
+}
+
+/* ---- the RUN argument -------------------------------------------------------- */
+
+static void spec_good_forms(void **state)
+{
+	(void)state;
+	struct report_spec s;
+	char err[512];
+	assert_int_equal(report_spec_parse("A=trace.csv", &s, err, sizeof err), 0);
+	assert_string_equal(s.name, "A");
+	assert_string_equal(s.log, "trace.csv");
+	assert_null(s.requestors);
+	assert_null(s.mtime);
+	report_spec_free(&s);
+	assert_int_equal(report_spec_parse("fs-B_2.x=/a/b=c.log,requestors=5.1+5.2+12.300,"
+					   "servers=1.2,system=1.1+1.3,names=n.txt,mtime=m.csv",
+					   &s, err, sizeof err), 0);
+	assert_string_equal(s.name, "fs-B_2.x");
+	assert_string_equal(s.log, "/a/b=c.log");
+	assert_string_equal(s.requestors, "5.1,5.2,12.300");
+	assert_string_equal(s.servers, "1.2");
+	assert_string_equal(s.system, "1.1,1.3");
+	assert_string_equal(s.names, "n.txt");
+	assert_string_equal(s.mtime, "m.csv");
+	report_spec_free(&s);
+	assert_null(s.log);
+}
+
+static void expect_spec_error(const char *arg, const char *message)
+{
+	struct report_spec s;
+	char err[512] = "";
+	assert_int_equal(report_spec_parse(arg, &s, err, sizeof err), -1);
+	if (!strstr(err, message))
+		fail_msg("'%s': got '%s', want '%s'", arg, err, message);
+	assert_null(s.log);
+}
+
+static void spec_bad_forms(void **state)
+{
+	(void)state;
+	expect_spec_error("trace.csv", "want NAME=LOG");
+	expect_spec_error("=trace.csv", "want NAME=LOG");
+	expect_spec_error(".A=trace.csv", "'.' (not first)");
+	expect_spec_error("A B=trace.csv", "want NAME=LOG");
+	expect_spec_error("A/B=trace.csv", "want NAME=LOG");
+	expect_spec_error("a23456789012345678901234567890123456789012345678=t.csv",
+			  "at most 47 characters");
+	expect_spec_error("A=", "run 'A': no log given");
+	expect_spec_error("A=,servers=1.1", "run 'A': no log given");
+	expect_spec_error("A=t.csv,colour=red", "run 'A': unknown key 'colour'");
+	expect_spec_error("A=t.csv,requestors=5.1,5.2", "'5.2' is not key=value");
+	expect_spec_error("A=t.csv,", "'' is not key=value");
+	expect_spec_error("A=t.csv,,servers=1.1", "'' is not key=value");
+	expect_spec_error("A=t.csv,servers=", "run 'A': 'servers' has no value");
+	expect_spec_error("A=t.csv,mtime=", "'mtime' has no value");
+	expect_spec_error("A=t.csv,servers=1.1,servers=1.2", "'servers' is given twice");
+	expect_spec_error("A=t.csv,requestors=5.x", "requestors: '5.x' is not a process");
+	expect_spec_error("A=t.csv,requestors=5", "'5' is not a process");
+	expect_spec_error("A=t.csv,system=1.1+", "system: '' is not a process");
+	expect_spec_error("A=t.csv,servers=1.1++1.2", "'' is not a process");
+	expect_spec_error("A=t.csv,servers=99999.1", "'99999.1' is not a process");
+}
+
+/* ---- the reference file ------------------------------------------------------ */
+
+static void reference_of_the_repository(void **state)
+{
+	(void)state;
+	struct thesis_ref ref;
+	char err[512], path[4096];
+	thesis_ref_default(path, sizeof path);
+	if (thesis_ref_load(&ref, path, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_non_null(strstr(ref.source, "Miller"));
+	static const struct { const char *mode; double p; } fs_p[] = {
+		{ "upper-bound", 1.65 }, { "measured", 1.43 }, { "measured+contention", 1.21 },
+		{ "each-own-machine", 1.07 }, { "one-machine+contention", 0.95 },
+	};
+	for (size_t i = 0; i < 5; i++) {
+		const struct thesis_value *v = thesis_ref_find(&ref, "fs_p", fs_p[i].mode);
+		assert_non_null(v);
+		assert_float_equal(v->value, fs_p[i].p, 1e-12);
+		assert_false(v->uncertain);
+		assert_non_null(strstr(v->where, "5.3.1"));
+	}
+	assert_int_equal(thesis_ref_count(&ref, "fs_transitions"), 11);
+	assert_int_equal(thesis_ref_count(&ref, "fs_cross_pct"), 6);
+	assert_float_equal(thesis_ref_find(&ref, "fs_cross_pct", "A/B")->value, -3, 1e-12);
+	assert_true(thesis_ref_find(&ref, "tsp_cpu_ms", "N=20")->uncertain);
+	assert_false(thesis_ref_find(&ref, "tsp_cpu_ms", "N=16")->uncertain);
+	assert_true(thesis_ref_find(&ref, "tsp_p", "p=16/N=20/max")->uncertain);
+	assert_null(thesis_ref_find(&ref, "tsp_p", "p=12/N=12/two-per-machine"));
+	/* Every value says where it comes from. */
+	for (size_t i = 0; i < ref.n; i++)
+		assert_true(strstr(ref.v[i].where, "Fig") || strstr(ref.v[i].where, "§"));
+	thesis_ref_free(&ref);
+}
+
+static void expect_ref_error(const char *text, const char *message)
+{
+	struct thesis_ref ref;
+	char err[512] = "", want[600];
+	const char *path = path_of("ref.csv");
+	tf_write_file(path, text);
+	assert_int_equal(thesis_ref_load(&ref, path, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:%s", path, message);
+	if (strcmp(err, want))
+		fail_msg("got '%s', want '%s'", err, want);
+}
+
+static void reference_errors(void **state)
+{
+	(void)state;
+	const char *head = "# source: here\nfigure,key,value,uncertain,where\n";
+	char buf[512];
+	struct thesis_ref ref;
+	char err[512];
+	const char *path = path_of("ref.csv");
+	snprintf(buf, sizeof buf, "%sfs_p,measured,1.43,0,Fig. 1\n", head);
+	tf_write_file(path, buf);
+	assert_int_equal(thesis_ref_load(&ref, path, err, sizeof err), 0);
+	assert_string_equal(ref.source, "here");
+	assert_int_equal(ref.n, 1);
+	thesis_ref_free(&ref);
+
+	expect_ref_error("figure,key,value,uncertain,where\nfs_p,m,1,0,x\n",
+			 "1: no '# source:' line before the header");
+	expect_ref_error("# a comment\n# another\nfigure,key,value,uncertain,where\n",
+			 "3: no '# source:' line before the header");
+	expect_ref_error("# source: s\nfigure,key,value,where\nfs_p,m,1,x\n", "2: no 'uncertain' "
+			 "column in the header (want figure,key,value,uncertain,where)");
+	snprintf(buf, sizeof buf, "%sfs_p,m,1.5x,0,x\n", head);
+	expect_ref_error(buf, "3: value '1.5x' is not a number");
+	snprintf(buf, sizeof buf, "%sfs_p,m,,0,x\n", head);
+	expect_ref_error(buf, "3: value '' is not a number");
+	snprintf(buf, sizeof buf, "%sfs_p,m,1,yes,x\n", head);
+	expect_ref_error(buf, "3: uncertain 'yes' is not 0 or 1");
+	snprintf(buf, sizeof buf, "%sfs_p,,1,0,x\n", head);
+	expect_ref_error(buf, "3: key is empty or too long");
+	snprintf(buf, sizeof buf, "%sfs_p,m,1,0,\n", head);
+	expect_ref_error(buf, "3: where is empty or too long");
+	snprintf(buf, sizeof buf, "%sfs_p,m,1,0\n", head);
+	expect_ref_error(buf, "3: 4 fields, the header has 5");
+	snprintf(buf, sizeof buf, "%sfs_p,m,1,0,x\n\n# c\nfs_p,m,2,0,y\n", head);
+	expect_ref_error(buf, "6: fs_p m is given twice");
+	expect_ref_error(head, "3: no values");
+	assert_int_equal(thesis_ref_load(&ref, "/nonexistent/ref.csv", err, sizeof err), -1);
+	assert_string_equal(err, "/nonexistent/ref.csv: No such file or directory");
+}
+
+/* ---- the page against the library -------------------------------------------- */
+
+/* What the library computes for a trace, as the commands do. */
+struct expected {
+	struct trace t;
+	struct stats s;
+	struct cgraph g;
+	struct config_run cfg[CONFIGS_THESIS];
+	struct mtime_table mt;
+};
+
+static void expect_compute(struct expected *e, const char *path)
+{
+	char err[512];
+	trace_init(&e->t, path);
+	assert_int_equal(trace_load(&e->t, path, err, sizeof err), 0);
+	assert_int_equal(stats_compute(&e->s, &e->t), 0);
+	assert_int_equal(cgraph_build(&e->g, &e->t, err, sizeof err), 0);
+	mtime_default(&e->mt);
+	assert_int_equal(configs_plan_thesis(e->cfg, &e->t, err, sizeof err), 0);
+	assert_int_equal(configs_eval(e->cfg, CONFIGS_THESIS, &e->g, &e->mt, err, sizeof err), 0);
+}
+
+static void expect_free(struct expected *e)
+{
+	for (size_t i = 0; i < CONFIGS_THESIS; i++)
+		config_free(&e->cfg[i]);
+	cgraph_free(&e->g);
+	stats_free(&e->s);
+	trace_free(&e->t);
+}
+
+static double cell_value(const char *page, const char *id, const char *key_head,
+			 const char *key, const char *head)
+{
+	struct page_cell c;
+	if (page_cell(page, id, key_head, key, head, &c) < 0)
+		fail_msg("no cell %s / %s / %s", id, key, head);
+	return c.value;
+}
+
+static void check_processes(const char *page, const struct expected *e)
+{
+	for (uint32_t p = 0; p < e->t.nproc; p++) {
+		char name[32];
+		const struct proc_stats *ps = &e->s.p[p];
+		process_name(&e->t, p, name, sizeof name);
+		assert_float_equal(cell_value(page, "G-processes", "process", name, "%CPU"),
+				   100.0 * (double)ps->cpu / (double)e->s.total_cpu, 1e-6);
+		assert_int_equal(cell_value(page, "G-processes", "process", name, "sent"), ps->m.sent);
+		assert_int_equal(cell_value(page, "G-processes", "process", name, "bytes received"),
+				 ps->m.recv_bytes);
+		if (ps->w.n)
+			assert_float_equal(cell_value(page, "G-queues", "process", name, "max wait"),
+					   (double)ps->w.max, 0.5);
+	}
+	assert_int_equal(page_rows(page, "G-processes"), e->t.nproc);
+	assert_int_equal(page_rows(page, "G-destinations"), e->s.npairs);
+}
+
+static void check_parallelism(const char *page, const struct expected *e)
+{
+	for (size_t k = 0; k < CONFIGS_THESIS; k++) {
+		const struct config_run *c = &e->cfg[k];
+		assert_float_equal(cell_value(page, "G-p", "mode", c->mode, "P"), c->r.P, 1e-8);
+		assert_float_equal(cell_value(page, "G-p", "mode", c->mode, "T"), c->r.T, 0.5);
+		assert_float_equal(cell_value(page, "G-p", "mode", c->mode, "t_max"), c->r.t_max, 0.5);
+		assert_float_equal(cell_value(page, "G-p", "mode", c->mode, "utilisation"), c->r.util,
+				   1e-8);
+		assert_int_equal(cell_value(page, "G-p", "mode", c->mode, "machines M"), c->r.M);
+		assert_int_equal(cell_value(page, "G-p", "mode", c->mode, "path stretches"), c->npath);
+	}
+	assert_float_equal(cell_value(page, "summary", "run", "G", "P measured"),
+			   e->cfg[CFG_MEASURED].r.P, 1e-8);
+	assert_int_equal(cell_value(page, "summary", "run", "G", "events"), e->t.nev);
+}
+
+static void page_numbers_equal_the_library(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("gen.csv", 400, 1, "3.1");
+	const char *dir = out_dir("page");
+	char run[600];
+	snprintf(run, sizeof run, "G=%s,requestors=1.1+1.2+1.3", trace);
+	const char *args[] = { "-o", dir, run, NULL };
+	struct result r = report(args);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	char *page = page_of(dir);
+	struct expected e;
+	expect_compute(&e, trace);
+	check_processes(page, &e);
+	check_parallelism(page, &e);
+	/* Requests enter at 2.1; some go on to 3.1 and back. */
+	assert_true(cell_value(page, "G-strings", "sequence", "2.1", "count") > 0);
+	assert_true(cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count") > 0);
+	assert_float_equal(cell_value(page, "G-strings", "sequence", "2.1", "count") +
+			   cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count"), 400, 0);
+	/* Every figure and the raw copy are there, and no thesis panel was asked for. */
+	static const char *const files[] = { "G-p.svg", "G-cpu.svg", "G-sizes.svg", "G-profile.svg",
+					     "G-timeline.svg", "G-causality.svg", "G-p.dat",
+					     "G-timeline.gp", "G-causality.dot", "raw/G.csv" };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (!exists(dir, files[i]))
+			fail_msg("%s was not written", files[i]);
+	assert_int_equal(page_count(page, "<img src="), 6);
+	assert_int_equal(page_count(page, "class=\"ref\""), 0);
+	assert_non_null(strstr(page, "<a href=\"raw/G.csv\">"));
+	expect_free(&e);
+	free(page);
+	result_free(&r);
+	/* A report made again from its own raw copy keeps that copy whole. */
+	char again[700], kept[600];
+	snprintf(kept, sizeof kept, "%s/raw/G.csv", dir);
+	snprintf(again, sizeof again, "G=%s", kept);
+	r = report((const char *[]){ "-o", dir, again, NULL });
+	assert_int_equal(r.rc, 0);
+	char *original = tf_read_file(trace), *copy = tf_read_file(kept);
+	assert_string_equal(original, copy);
+	free(original);
+	free(copy);
+	result_free(&r);
+}
+
+/* The mean of the parallelism profile is P, and a small trace's timeline
+ * shows all of it. */
+static void profile_and_timeline(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("prof.csv", 50, 7, "3.1");
+	struct report_spec spec;
+	struct report_run run;
+	char err[512], spec_text[600];
+	snprintf(spec_text, sizeof spec_text, "R=%s", trace);
+	assert_int_equal(report_spec_parse(spec_text, &spec, err, sizeof err), 0);
+	assert_int_equal(report_run_analyse(&run, &spec, err, sizeof err), 0);
+	double bins[100], sum = 0;
+	report_profile(&run, run.when_measured, run.cfg[CFG_MEASURED].r.t_max, bins, 100);
+	for (size_t i = 0; i < 100; i++)
+		sum += bins[i];
+	assert_float_equal(sum / 100, run.cfg[CFG_MEASURED].r.P, 1e-9);
+	report_profile(&run, run.when_upper, run.cfg[CFG_UPPER].r.t_max, bins, 100);
+	sum = 0;
+	for (size_t i = 0; i < 100; i++)
+		sum += bins[i];
+	assert_float_equal(sum / 100, run.cfg[CFG_UPPER].r.P, 1e-9);
+	struct timeline tl;
+	FILE *f = fopen(path_of("timeline.dat"), "w");
+	assert_int_equal(report_timeline(&run, f, &tl), 0);
+	fclose(f);
+	assert_int_equal(tl.nmsgs, run.g.nmessages);
+	assert_float_equal(tl.until, run.cfg[CFG_MEASURED].r.t_max, 0);
+	assert_int_equal(tl.nlanes, 5);
+	report_run_free(&run);
+	report_spec_free(&spec);
+}
+
+/* ---- predictions across runs ------------------------------------------------- */
+
+/* The same computation placed two ways: X on nodes 1 and 2, Y all on
+ * node 1 (the second process is 1.2 there).  Names make them one. */
+static void two_placements(const char **x, const char **y)
+{
+	const char *h = "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n";
+	char bx[2048], by[2048];
+	snprintf(bx, sizeof bx, "%sSEND,10,100,1.1,1.1,2.1,0x1,10\nRECEIVE,20,0,2.1,1.1,2.1,0x1,10\n"
+		 "SEND,30,500,2.1,2.1,1.1,0x2,1000\nRECEIVE,40,300,1.1,2.1,1.1,0x2,1000\n"
+		 "SEND,50,400,1.1,1.1,2.1,0x3,100\nRECEIVE,60,900,2.1,1.1,2.1,0x3,100\n", h);
+	snprintf(by, sizeof by, "%sSEND,10,100,1.1,1.1,1.2,0x1,10\nRECEIVE,20,0,1.2,1.1,1.2,0x1,10\n"
+		 "SEND,30,500,1.2,1.2,1.1,0x2,1000\nRECEIVE,40,300,1.1,1.2,1.1,0x2,1000\n"
+		 "SEND,50,400,1.1,1.1,1.2,0x3,100\nRECEIVE,60,900,1.2,1.1,1.2,0x3,100\n", h);
+	*x = path_of("x.csv");
+	tf_write_file(*x, bx);
+	*y = path_of("y.csv");
+	tf_write_file(*y, by);
+	tf_write_file(path_of("x.names"), "1.1 client requestor\n2.1 server server\n");
+	tf_write_file(path_of("y.names"), "1.1 client requestor\n1.2 server server\n");
+}
+
+/* Runs X and Y of two_placements, with their names files or without. */
+static void analyse_two(struct report_spec spec[2], struct report_run run[2], int names)
+{
+	const char *x, *y;
+	char a[600], b[600], err[512];
+	two_placements(&x, &y);
+	snprintf(a, sizeof a, "X=%s%s%s", x, names ? ",names=" : "", names ? path_of("x.names") : "");
+	snprintf(b, sizeof b, "Y=%s%s%s", y, names ? ",names=" : "", names ? path_of("y.names") : "");
+	assert_int_equal(report_spec_parse(a, &spec[0], err, sizeof err), 0);
+	assert_int_equal(report_spec_parse(b, &spec[1], err, sizeof err), 0);
+	for (int i = 0; i < 2; i++)
+		if (report_run_analyse(&run[i], &spec[i], err, sizeof err))
+			fail_msg("%s", err);
+}
+
+static void free_two(struct report_spec spec[2], struct report_run run[2])
+{
+	for (int i = 0; i < 2; i++) {
+		report_run_free(&run[i]);
+		report_spec_free(&spec[i]);
+	}
+}
+
+static void cross_prediction_known_answer(void **state)
+{
+	(void)state;
+	char err[512];
+	struct report_spec spec[2];
+	struct report_run run[2];
+	analyse_two(spec, run, 1);
+	struct report_cross c;
+	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_true(c.any);
+	assert_int_equal(c.shared[0 * 2 + 1], 2);
+	double px = run[0].cfg[CFG_MEASURED].r.P, py = run[1].cfg[CFG_MEASURED].r.P;
+	/* Local delivery is quicker: the two placements really differ ... */
+	assert_true(py > px * 1.01);
+	/* ... and each trace predicts the other placement exactly. */
+	for (int mode = 0; mode < 2; mode++) {
+		int cfg = mode ? CFG_CONTENTION : CFG_MEASURED;
+		assert_float_equal(c.p[mode][0 * 2 + 1], run[0].cfg[cfg].r.P, 1e-12);
+		assert_float_equal(c.p[mode][1 * 2 + 0], run[1].cfg[cfg].r.P, 1e-12);
+		assert_float_equal(report_cross_diff(&c, run, mode, 0, 1), 0, 1e-9);
+	}
+	assert_float_equal(c.p[0][0], px, 0);
+	assert_float_equal(c.p[0][3], py, 0);
+	report_cross_free(&c);
+	free_two(spec, run);
+}
+
+/* Without names, X's 2.1 and Y's 1.2 are different processes: only the
+ * client is shared, so moving it changes nothing and the prediction is
+ * the source trace's own P; with nothing in common there is none. */
+static void cross_prediction_by_node_pid(void **state)
+{
+	(void)state;
+	char b[600], err[512];
+	struct report_spec spec[2];
+	struct report_run run[2];
+	analyse_two(spec, run, 0);
+	struct report_cross c;
+	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_int_equal(c.shared[1], 1);
+	assert_float_equal(c.p[0][1], run[1].cfg[CFG_MEASURED].r.P, 1e-12);
+	assert_float_equal(c.p[0][2], run[0].cfg[CFG_MEASURED].r.P, 1e-12);
+	report_cross_free(&c);
+	/* Rename the client in Y: nothing is shared. */
+	tf_write_file(path_of("z.names"), "1.1 other requestor\n1.2 server2 server\n");
+	report_run_free(&run[1]);
+	snprintf(b, sizeof b, "Y=%s,names=%s", spec[1].log, path_of("z.names"));
+	report_spec_free(&spec[1]);
+	assert_int_equal(report_spec_parse(b, &spec[1], err, sizeof err), 0);
+	assert_int_equal(report_run_analyse(&run[1], &spec[1], err, sizeof err), 0);
+	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_false(c.any);
+	assert_true(isnan(c.p[0][1]) && isnan(c.p[1][2]));
+	report_cross_free(&c);
+	free_two(spec, run);
+}
+
+/* The matrix on the page, with the thesis's beside it. */
+static void cross_prediction_on_the_page(void **state)
+{
+	(void)state;
+	const char *x, *y;
+	char a[600], b[600], ref[4096];
+	two_placements(&x, &y);
+	snprintf(a, sizeof a, "X=%s,names=%s", x, path_of("x.names"));
+	snprintf(b, sizeof b, "Y=%s,names=%s", y, path_of("y.names"));
+	thesis_ref_default(ref, sizeof ref);
+	const char *dir = out_dir("cross");
+	const char *args[] = { "-o", dir, "--thesis", ref, "--title", "A & <B>", a, b, NULL };
+	struct result r = report(args);
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	struct page_cell c;
+	assert_int_equal(page_cell(page, "cross-measured", "configuration of run", "X",
+				   "from the trace of Y", &c), 0);
+	assert_true(c.has_diff);
+	assert_float_equal(c.diff, 0, 1e-6);
+	assert_float_equal(c.value, cell_value(page, "X-p", "mode", "measured", "P"), 1e-9);
+	assert_float_equal(cell_value(page, "cross-measured", "configuration of run", "Y", "its own P"),
+			   cell_value(page, "Y-p", "mode", "measured", "P"), 1e-9);
+	assert_int_equal(page_rows(page, "thesis-cross"), 3);
+	assert_int_equal(page_rows(page, "cross-contention"), 2);
+	assert_non_null(strstr(page, "<title>A &amp; &lt;B&gt;</title>"));
+	/* The thesis's numbers only in panels labelled as its reference. */
+	assert_non_null(strstr(page, "<table id=\"thesis-cross\" class=\"ref\">"));
+	assert_non_null(strstr(page, "thesis P (reference, file system)"));
+	assert_non_null(strstr(page, "differed from the measured P by at most 4%"));
+	assert_float_equal(cell_value(page, "X-p", "mode", "measured", "thesis P (reference, file "
+				      "system)"), 1.43, 1e-12);
+	free(page);
+	result_free(&r);
+}
+
+/* ---- a filter log as input ---------------------------------------------------- */
+
+static void log_input_is_kept_with_its_csv(void **state)
+{
+	(void)state;
+	uint8_t stream[4096];
+	size_t len = tf_message_batch(stream, 0);
+	const char *log = path_of("in.log");
+	tf_make_log(log, NULL, stream, len);
+	const char *dir = out_dir("logrun");
+	char run[600], err[512];
+	snprintf(run, sizeof run, "L=%s", log);
+	const char *args[] = { "-o", dir, run, NULL };
+	struct result r = report(args);
+	assert_int_equal(r.rc, 0);
+	char kept[600], csv[600], want_path[600];
+	snprintf(kept, sizeof kept, "%s/raw/L.log", dir);
+	snprintf(csv, sizeof csv, "%s/raw/L.csv", dir);
+	char *orig = tf_read_file(log), *copy = tf_read_file(kept), *got = tf_read_file(csv);
+	assert_memory_equal(orig, copy, strlen(orig) + 1);
+	snprintf(want_path, sizeof want_path, "%s/want.csv", tf_dir());
+	FILE *f = fopen(want_path, "w");
+	size_t truncated;
+	assert_int_equal(dump_records(log, 1, f, err, sizeof err, &truncated), 0);
+	fclose(f);
+	char *want = tf_read_file(want_path);
+	assert_string_equal(got, want);
+	char *page = page_of(dir);
+	assert_non_null(strstr(page, "a filter log"));
+	assert_int_equal(cell_value(page, "summary", "run", "L", "events"), 4);
+	free(page);
+	free(want);
+	free(orig);
+	free(copy);
+	free(got);
+	result_free(&r);
+}
+
+/* ---- drawing tools missing -------------------------------------------------------- */
+
+/* Run the report with PATH set to one (made) directory, bin. */
+static struct result report_with_path(const char *bin, const char *const *args)
+{
+	char *old = strdup(getenv("PATH") ? getenv("PATH") : "");
+	mkdir(bin, 0755);
+	setenv("PATH", bin, 1);
+	struct result r = report(args);
+	setenv("PATH", old, 1);
+	free(old);
+	return r;
+}
+
+static void missing_tools_still_make_the_page(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("tools.csv", 30, 3, "3.1");
+	const char *dir = out_dir("notools");
+	char run[600];
+	snprintf(run, sizeof run, "T=%s,requestors=1.1+1.2+1.3", trace);
+	struct result r = report_with_path(path_of("empty-bin"), (const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.err, "dpm report: figures left out: gnuplot was not found on PATH"));
+	char *page = page_of(dir);
+	assert_int_equal(page_count(page, "<img "), 0);
+	assert_int_equal(page_count(page, "Figure not drawn: gnuplot was not found on PATH"), 5);
+	assert_int_equal(page_count(page, "Figure not drawn: dot was not found on PATH"), 1);
+	assert_true(exists(dir, "T-p.gp") && exists(dir, "T-p.dat") && exists(dir, "T-causality.dot"));
+	assert_false(exists(dir, "T-p.svg"));
+	assert_true(cell_value(page, "T-p", "mode", "measured", "P") > 0);
+	free(page);
+	result_free(&r);
+}
+
+/* A gnuplot that fails: the page is written without its figures, exit 1. */
+static void failing_tool_exits_1(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("fails.csv", 10, 3, "3.1");
+	const char *dir = out_dir("failing");
+	const char *bin = path_of("failing-bin");
+	char stub[600], run[600];
+	mkdir(bin, 0755);
+	snprintf(stub, sizeof stub, "%s/gnuplot", bin);
+	tf_write_file(stub, "#!/bin/sh\necho 'gnuplot stub: refusing' >&2\nexit 3\n");
+	assert_int_equal(chmod(stub, 0755), 0);
+	snprintf(run, sizeof run, "F=%s", trace);
+	struct result r = report_with_path(bin, (const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 1);
+	assert_non_null(strstr(r.err, "a figure could not be drawn: gnuplot exited with status 3"));
+	char *page = page_of(dir);
+	assert_int_equal(page_count(page, "Figure not drawn: gnuplot exited with status 3"), 5);
+	char *log = tf_read_file(path_of("failing/tools.log"));
+	assert_non_null(strstr(log, "gnuplot stub: refusing"));
+	free(log);
+	free(page);
+	result_free(&r);
+}
+
+/* Plots with nothing to show say so instead of making gnuplot fail. */
+static void nothing_to_plot(void **state)
+{
+	(void)state;
+	const char *quiet = path_of("quiet.csv"), *idle = path_of("idle.csv");
+	tf_write_file(quiet, "type,time_ns,cpu_ns,task,src,dst\nCREATEPROCESS,1,0,1.1,1.1,1.2\n"
+			     "TERMPROCESS,5,100,1.1,,1.1\n");
+	tf_write_file(idle, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			    "SEND,1,0,1.1,1.1,2.1,0x1,10\nRECEIVE,2,0,2.1,1.1,2.1,0x1,10\n");
+	const char *dir = out_dir("nothing");
+	char a[600], b[600];
+	snprintf(a, sizeof a, "Q=%s", quiet);
+	snprintf(b, sizeof b, "I=%s,requestors=1.1", idle);
+	struct result r = report((const char *[]){ "-o", dir, a, b, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	char *page = page_of(dir);
+	assert_int_equal(page_count(page, "Figure not drawn: the trace has no messages sent."), 1);
+	assert_int_equal(page_count(page, "Figure not drawn: the processes used no CPU time"), 1);
+	assert_int_equal(cell_value(page, "summary", "run", "Q", "messages"), 0);
+	assert_false(exists(dir, "Q-sizes.svg"));
+	assert_true(exists(dir, "Q-sizes.gp") && exists(dir, "I-sizes.svg"));
+	free(page);
+	result_free(&r);
+}
+
+/* ---- failures ------------------------------------------------------------------------ */
+
+static void unwritable_output_directory(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("w.csv", 10, 3, "3.1");
+	const char *file = path_of("a-file");
+	char run[600], below[600];
+	tf_write_file(file, "not a directory\n");
+	snprintf(run, sizeof run, "W=%s", trace);
+	const char *args[] = { "-o", file, run, NULL };
+	struct result r = report(args);
+	assert_int_equal(r.rc, 1);
+	assert_non_null(strstr(r.err, "dpm report: cannot make the report directory"));
+	assert_non_null(strstr(r.err, "it exists and is not a directory"));
+	result_free(&r);
+	snprintf(below, sizeof below, "%s/sub", file);
+	const char *args2[] = { "-o", below, run, NULL };
+	r = report(args2);
+	assert_int_equal(r.rc, 1);
+	assert_non_null(strstr(r.err, "Not a directory"));
+	result_free(&r);
+}
+
+static void expect_bad(const char *const *args, const char *message)
+{
+	struct result r = report(args);
+	if (r.rc != 2 || !strstr(r.err, message))
+		fail_msg("exit %d, stderr '%s'; want 2 and '%s'", r.rc, r.err, message);
+	result_free(&r);
+}
+
+static void bad_input_exits_2_before_writing(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("b.csv", 10, 3, "3.1");
+	const char *bad = path_of("bad.csv");
+	const char *dir = out_dir("never");
+	char r1[600], r2[600], r3[600], r4[600], r5[600], r6[600], want[700];
+	tf_write_file(bad, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			   "SEND,1,1,1.1,1.1,2.1,0x1,8\nSENDX,2,2,1.1,1.1,2.1,0x2,8\n");
+	tf_write_file(path_of("bad.names"), "2.1 front server\n1.1 u requester\n");
+	tf_write_file(path_of("bad.mtime"), "size_bytes,local_ns,remote_ns\n1,x,3\n");
+	snprintf(r1, sizeof r1, "B=%s", bad);
+	snprintf(want, sizeof want, "dpm report: run 'B': %s:3: unknown event type 'SENDX'", bad);
+	expect_bad((const char *[]){ "-o", dir, r1, NULL }, want);
+	expect_bad((const char *[]){ "-o", dir, "M=/nonexistent/t.csv", NULL },
+		   "run 'M': /nonexistent/t.csv: No such file or directory");
+	snprintf(r2, sizeof r2, "N=%s,names=%s", trace, path_of("bad.names"));
+	expect_bad((const char *[]){ "-o", dir, r2, NULL }, "bad.names:2: want 'node.pid NAME ROLE'");
+	snprintf(r3, sizeof r3, "Q=%s,requestors=1.1+9.9", trace);
+	expect_bad((const char *[]){ "-o", dir, r3, NULL },
+		   "run 'Q': requestors: process 9.9 is not in the trace");
+	snprintf(r4, sizeof r4, "T=%s,mtime=%s", trace, path_of("bad.mtime"));
+	expect_bad((const char *[]){ "-o", dir, r4, NULL }, "bad.mtime:2: local_ns 'x'");
+	snprintf(r5, sizeof r5, "A=%s", trace);
+	snprintf(r6, sizeof r6, "--thesis=%s", path_of("bad.mtime"));
+	expect_bad((const char *[]){ "-o", dir, r6, r5, NULL }, "no '# source:' line");
+	expect_bad((const char *[]){ "-o", dir, r5, r5, NULL }, "two runs are called 'A'");
+	expect_bad((const char *[]){ r5, NULL }, "dpm report: say where to write the report (-o DIR)");
+	expect_bad((const char *[]){ "-o", dir, NULL }, "no run given");
+	expect_bad((const char *[]){ "-o", NULL }, "-o wants a directory");
+	expect_bad((const char *[]){ "-o", dir, "--colour", r5, NULL }, "unknown option '--colour'");
+	expect_bad((const char *[]){ "-o", dir, "A=x.csv,frob=1", NULL }, "unknown key 'frob'");
+	tf_write_file(path_of("empty.csv"), "type,time_ns,cpu_ns,task\n");
+	snprintf(r5, sizeof r5, "E=%s", path_of("empty.csv"));
+	expect_bad((const char *[]){ "-o", dir, r5, NULL }, "the trace has no events");
+	assert_false(exists(dir, "."));
+}
+
+static void help_and_thesis_file_argument(void **state)
+{
+	(void)state;
+	struct result r = report((const char *[]){ "--help", NULL });
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.out, "usage: dpm report -o DIR"));
+	assert_non_null(strstr(r.out, "requestors=5.1+5.2"));
+	result_free(&r);
+	/* --thesis FILE: the next argument is the file when it cannot be a RUN. */
+	const char *trace = generated_trace("h.csv", 10, 3, "3.1");
+	char run[600], ref[4096];
+	snprintf(run, sizeof run, "H=%s", trace);
+	thesis_ref_default(ref, sizeof ref);
+	const char *dir = out_dir("thesisfile");
+	r = report((const char *[]){ "--thesis", ref, "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	assert_int_equal(page_rows(page, "thesis-reference") > 80, 1);
+	assert_non_null(strstr(page, "These values are the thesis's, not ours"));
+	free(page);
+	result_free(&r);
+	/* ... and a RUN right after --thesis is a run, with the default file. */
+	dir = out_dir("thesisdefault");
+	r = report((const char *[]){ "-o", dir, "--thesis", run, NULL });
+	assert_int_equal(r.rc, 0);
+	result_free(&r);
+}
+
+/* Names with HTML's special characters are escaped everywhere. */
+static void names_are_escaped(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("esc.csv", 20, 5, "3.1");
+	tf_write_file(path_of("esc.names"), "2.1 <front>&\"x\" server\n3.1 back server\n"
+					    "1.1 u1 requestor\n1.2 u2 requestor\n1.3 u3 requestor\n");
+	const char *dir = out_dir("escape");
+	char run[600];
+	snprintf(run, sizeof run, "S=%s,names=%s", trace, path_of("esc.names"));
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	assert_non_null(strstr(page, "&lt;front&gt;&amp;&quot;x&quot;"));
+	assert_null(strstr(page, "<front>"));
+	assert_true(cell_value(page, "S-processes", "process", "<front>&\"x\"", "sent") > 0);
+	assert_true(exists(dir, "S-causality.svg"));
+	free(page);
+	result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(spec_good_forms),
+		cmocka_unit_test(spec_bad_forms),
+		cmocka_unit_test(reference_of_the_repository),
+		cmocka_unit_test(reference_errors),
+		cmocka_unit_test(page_numbers_equal_the_library),
+		cmocka_unit_test(profile_and_timeline),
+		cmocka_unit_test(cross_prediction_known_answer),
+		cmocka_unit_test(cross_prediction_by_node_pid),
+		cmocka_unit_test(cross_prediction_on_the_page),
+		cmocka_unit_test(log_input_is_kept_with_its_csv),
+		cmocka_unit_test(missing_tools_still_make_the_page),
+		cmocka_unit_test(failing_tool_exits_1),
+		cmocka_unit_test(nothing_to_plot),
+		cmocka_unit_test(unwritable_output_directory),
+		cmocka_unit_test(bad_input_exits_2_before_writing),
+		cmocka_unit_test(help_and_thesis_file_argument),
+		cmocka_unit_test(names_are_escaped),
+	};
+	return cmocka_run_group_tests_name("report", tests, NULL, tf_cleanup);
+}
