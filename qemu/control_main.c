@@ -47,48 +47,49 @@ static void usage(FILE *out)
 
 /* ---- the prompt ------------------------------------------------------------- */
 
-static struct control *prompt_control;
+static struct control_net *prompt_net;
 static FILE *pending;            /* the interpreter's output, waiting for the terminal */
 static char *pending_text;
 static size_t pending_len;
-static int prompt_done;
-static int prompt_line_no;
 
-/* Show what the interpreter wrote; above the prompt when one is drawn. */
-static void show_pending(int prompt_drawn)
+/* Show what the interpreter wrote; while a line is being typed, above it. */
+static void show_pending(int line_drawn)
 {
 	fflush(pending);
 	if (!pending_len)
 		return;
-	if (prompt_drawn)
+	if (line_drawn)
 		fputs("\r\033[K", stdout);
 	fwrite(pending_text, 1, pending_len, stdout);
 	fflush(stdout);
 	rewind(pending);
 	pending_len = 0;
 	pending_text[0] = '\0';
-	if (prompt_drawn)
+	if (line_drawn)
 		rl_forced_update_display();
 }
 
-static void on_line(char *line)
+/* libedit reads the terminal through this: while no key comes, the nodes'
+ * reports are taken and shown above the line being edited. */
+static int prompt_getc(FILE *in)
 {
-	if (!line) { /* end of input: the same as die, but never refused */
-		putchar('\n');
-		control_end_of_input(prompt_control);
-		prompt_done = 1;
-		return;
-	}
-	char where[32];
-	snprintf(where, sizeof where, "control:%d", ++prompt_line_no);
-	if (*line)
-		add_history(line);
-	enum control_result r = control_line(prompt_control, line, where, 0);
-	free(line);
-	show_pending(0);
-	if (r == CR_EXIT) {
-		prompt_done = 1;
-		rl_callback_handler_remove();
+	int fd = fileno(in);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+				       { .fd = prompt_net->w.fd, .events = POLLIN } };
+		int np = prompt_net->w.fd >= 0 ? 2 : 1;
+		if (poll(p, (nfds_t)np, 100) < 0 && errno != EINTR)
+			return EOF;
+		control_net_poll(prompt_net, 0);
+		show_pending(1);
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			unsigned char c;
+			ssize_t n = read(fd, &c, 1);
+			if (n == 1)
+				return c;
+			if (n == 0 || errno != EINTR)
+				return EOF;
+		}
 	}
 }
 
@@ -102,26 +103,34 @@ static void run_prompt(struct control *c, struct control_net *n)
 {
 	char hist[PATH_MAX];
 	history_path(hist, sizeof hist);
-	using_history();
-	read_history(hist);
 	pending = open_memstream(&pending_text, &pending_len);
 	c->terminal = c->out = pending;
-	prompt_control = c;
+	prompt_net = n;
+	rl_getc_function = prompt_getc;
+	rl_initialize();
+	using_history();
+	read_history(hist);
 	printf("dpm control: connected to the cluster in %s; 'help' lists the commands\n", n->dir);
-	rl_callback_handler_install(PROMPT, on_line);
-	while (!prompt_done) {
-		struct pollfd p[2] = { { .fd = 0, .events = POLLIN }, { .fd = n->w.fd, .events = POLLIN } };
-		int np = n->w.fd >= 0 ? 2 : 1;
-		if (poll(p, (nfds_t)np, 100) < 0 && errno != EINTR)
+	for (int lineno = 1;; lineno++) {
+		char *line = readline(PROMPT);
+		if (!line) { /* end of input: the same as die, but never refused */
+			putchar('\n');
+			control_end_of_input(c);
 			break;
-		control_net_poll(n, 0);
-		show_pending(1);
-		if (p[0].revents & (POLLIN | POLLHUP))
-			rl_callback_read_char();
+		}
+		char where[32];
+		snprintf(where, sizeof where, "control:%d", lineno);
+		if (*line)
+			add_history(line);
+		enum control_result r = control_line(c, line, where, 0);
+		free(line);
+		show_pending(0);
+		if (r == CR_EXIT)
+			break;
 	}
-	rl_callback_handler_remove();
 	write_history(hist);
 	c->terminal = c->out = stdout;
+	show_pending(0);
 	fclose(pending);
 	free(pending_text);
 }
