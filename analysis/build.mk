@@ -11,7 +11,7 @@ ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c \
 # The computation graph and P.
 ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
-	analysis/assign.c
+	analysis/assign.c analysis/wordfile.c
 # Message statistics.
 ANALYSIS_STATS := analysis/stats.c
 # Causality strings.

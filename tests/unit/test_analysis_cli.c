@@ -69,25 +69,28 @@ static void expect_csv_error(const char *text, const char *message)
 static void csv_errors_name_file_and_line(void **state)
 {
 	(void)state;
-	expect_csv_error("", "1: no header row (empty file)");
-	expect_csv_error("type,cpu_ns,src\n", "1: no 'time_ns' column in the header");
-	expect_csv_error("type,time_ns,cpu_ns\n", "1: no 'task (or src/dst)' column in the header");
+	expect_csv_error("", "1:1: no header row (empty file)");
+	expect_csv_error("type,cpu_ns,src\n", "1:1: no 'time_ns' column in the header");
+	expect_csv_error("# a comment first\ntype,time_ns,cpu_ns\n",
+			 "2:1: no 'task (or src/dst)' column in the header");
 	const char *h = "type,time_ns,cpu_ns,src,dst,msg_id,length\n";
 	char buf[256];
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,1,1\nSENDX,1,1,1.1,2.1,2,1\n", h);
-	expect_csv_error(buf, "3: unknown event type 'SENDX'");
+	expect_csv_error(buf, "3:1: unknown event type 'SENDX'");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.x,1,1\n", h);
-	expect_csv_error(buf, "2: dst '2.x' is not a process (want node.pid)");
+	expect_csv_error(buf, "2:14: dst '2.x' is not a process (want node.pid)");
 	snprintf(buf, sizeof buf, "%sSEND,1,,1.1,2.1,1,1\n", h);
-	expect_csv_error(buf, "2: empty cpu_ns");
+	expect_csv_error(buf, "2:8: empty cpu_ns");
+	snprintf(buf, sizeof buf, "%sSEND,1\n", h);
+	expect_csv_error(buf, "2:7: empty cpu_ns");          /* the row ends before it */
 	snprintf(buf, sizeof buf, "%sSEND,-4,1,1.1,2.1,1,1\n", h);
-	expect_csv_error(buf, "2: time_ns '-4' is not a number");
-	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,0xzz,1\n", h);
-	expect_csv_error(buf, "2: msg_id '0xzz' is not a number");
+	expect_csv_error(buf, "2:6: time_ns '-4' is not a number");
+	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,  0xzz,1\n", h);
+	expect_csv_error(buf, "2:20: msg_id '0xzz' is not a number");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,1,99999999999\n", h);
-	expect_csv_error(buf, "2: length '99999999999' is not a number in range");
+	expect_csv_error(buf, "2:20: length '99999999999' is not a number in range");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,,,1,1\n", h);
-	expect_csv_error(buf, "2: SEND row names no process (task, src and dst empty)");
+	expect_csv_error(buf, "2:1: SEND row names no process (task, src and dst empty)");
 }
 
 static void mtime_interpolates(void **state)
@@ -119,15 +122,15 @@ static void mtime_errors(void **state)
 	char err[256], want[300];
 	const char *path = temp_file(0, "size_bytes,local_ns\n1,2\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:1: header lacks remote_ns (want size_bytes,local_ns,remote_ns)", path);
+	snprintf(want, sizeof want, "%s:1:1: header lacks remote_ns (want size_bytes,local_ns,remote_ns)", path);
 	assert_string_equal(err, want);
 	path = temp_file(0, "size_bytes,local_ns,remote_ns\n10,1,2\n10,3,4\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:3: size_bytes 10 is not larger than the row before", path);
+	snprintf(want, sizeof want, "%s:3:1: size_bytes 10 is not larger than the row before", path);
 	assert_string_equal(err, want);
 	path = temp_file(0, "size_bytes,local_ns,remote_ns\n10,x,2\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:2: local_ns 'x' is not a whole number", path);
+	snprintf(want, sizeof want, "%s:2:4: local_ns 'x' is not a whole number", path);
 	assert_string_equal(err, want);
 }
 
@@ -157,7 +160,15 @@ static void assignments(void **state)
 	assign_free(&a);
 	path = temp_file(0, "1.3\n");
 	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
-	assert_non_null(strstr(err, ":1: want 'node.pid machine'"));
+	assert_non_null(strstr(err, ":1:4: want 'node.pid machine'"));  /* just past 1.3 */
+	assign_free(&a);
+	path = temp_file(0, "# placement\n  1.3 A extra\n");
+	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":2:9: want 'node.pid machine'"));  /* the extra word */
+	assign_free(&a);
+	path = temp_file(0, "1.3 A\n\t7.7 B\n");
+	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":2:2: process 7.7 is not in the trace"));
 	assign_free(&a);
 	trace_free(&t);
 }
@@ -246,8 +257,15 @@ static void causality_command_on_csv(void **state)
 	assert_int_equal(rc, 2);
 	const char *names = temp_file(3, "1.1 U requestor\n2.1 S boss\n");
 	char *bad_names[] = { "causality", "--names", (char *)names, (char *)path, NULL };
-	free(capture(causality_main, 4, bad_names, &rc));
+	out = capture_stderr(causality_main, 4, bad_names, &rc);
 	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, ":2:7: want 'node.pid NAME ROLE'"));   /* at "boss" */
+	free(out);
+	names = temp_file(3, "1.1 U requestor # the client\n3.3 S server\n");
+	out = capture_stderr(causality_main, 4, bad_names, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, ":2:1: process 3.3 is not in the trace"));
+	free(out);
 }
 
 int main(void)
