@@ -431,6 +431,32 @@ static void link_data_and_stop_events(void)
 	destroylink(child);
 }
 
+/* A process that makes a few traces and then waits: the kernel's 100 ms
+ * flush (METER_FLUSH_NS) must send its partial batch without its end. */
+static void timer_flushes_a_waiting_process(void)
+{
+	const char *argv[] = { "t_child", "linkwork", NULL };
+	uint32_t task, v = 0;
+	int child;
+	uint64_t t0, t;
+	reset();
+	CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, METER_BATCH_MAX, -1, &task, &child), 0);
+	struct message m;
+	CHECK_EQ(next_message(&m, &v, sizeof v), 4);            /* it waits for us now */
+	node_time(&t0, NULL);
+	do {                                                     /* up to 1 s for the flush */
+		drain_batches();
+		node_time(&t, NULL);
+	} while (!link_rec(TRACE_DESTROYLINK, task, 0x1111) && t - t0 < 1000000000ull);
+	CHECK(link_rec(TRACE_CREATELINK, task, 0x1111) != NULL);
+	CHECK(link_rec(TRACE_DESTROYLINK, task, 0x1111) != NULL);
+	CHECK(nrecs < METER_BATCH_MAX);                           /* a partial batch */
+	CHECK_EQ(count(TRACE_TERMPROCESS, task), 0);              /* and it still runs */
+	CHECK_EQ(sendmessage(child, &v, 4, -1), 0);
+	CHECK_EQ(wait_exits(1), 0);
+	destroylink(child);
+}
+
 GTESTS(
 	{ "ping-pong traced exactly (SEND, QUEUED, RECEIVE by msgId)", pingpong_traced_exactly },
 	{ "flags off: no traces", flags_off_no_traces },
@@ -442,5 +468,6 @@ GTESTS(
 	{ "setmeter errors", setmeter_errors },
 	{ "dead filter: drops are counted", dead_filter_drops_are_counted },
 	{ "link, data-area, stop and resume events traced", link_data_and_stop_events },
+	{ "a waiting process's partial batch is flushed by the timer", timer_flushes_a_waiting_process },
 );
 GTEST_MAIN("meter")
