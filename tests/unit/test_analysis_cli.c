@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -268,6 +270,67 @@ static void causality_command_on_csv(void **state)
 	free(out);
 }
 
+/* Three requests from a user into a buffer manager (BM), one of which goes
+ * on to the disk interface (DI) and back: Fig. 5.18-5.19 in small. */
+static const char bm_di_csv[] =
+	"msg_id,type,cpu_ns,time_ns,src,dst,length\n"
+	"1,SEND,10,10,1.1,2.1,8\n1,RECEIVE,11,11,1.1,2.1,8\n"
+	"2,SEND,20,20,2.1,3.1,8\n2,RECEIVE,21,21,2.1,3.1,8\n"
+	"3,SEND,30,30,3.1,2.1,8\n3,RECEIVE,31,31,3.1,2.1,8\n"
+	"4,SEND,40,40,2.1,1.1,8\n4,RECEIVE,41,41,2.1,1.1,8\n"
+	"5,SEND,50,50,1.1,2.1,8\n5,RECEIVE,51,51,1.1,2.1,8\n"
+	"6,SEND,60,60,2.1,1.1,8\n6,RECEIVE,61,61,2.1,1.1,8\n"
+	"7,SEND,70,70,1.1,2.1,8\n7,RECEIVE,71,71,1.1,2.1,8\n"
+	"8,SEND,80,80,2.1,1.1,8\n8,RECEIVE,81,81,2.1,1.1,8\n";
+
+static void causality_branching_and_state_diagram(void **state)
+{
+	(void)state;
+	const char *path = temp_file(0, bm_di_csv);
+	const char *names = temp_file(1, "1.1 User requestor\n2.1 BM server\n3.1 DI server\n");
+	int rc;
+	/* at BM, from the user: 1 of 3 on to DI; from DI always back out */
+	char *tr[] = { "causality", "--names", (char *)names, "--csv", "--table", "transitions",
+		       (char *)path, NULL };
+	char *out = capture(causality_main, 7, tr, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "at,from,to,count,probability\n"
+				 "BM,DI,requestors,1,1.000000\n"
+				 "BM,requestors,DI,1,0.333333\n"
+				 "BM,requestors,requestors,2,0.666667\n"
+				 "DI,BM,BM,1,1.000000\n");
+	free(out);
+	/* the state diagram: every request enters at BM; of BM's 4 ways out,
+	 * 1 to DI (25%), 3 back to the requestors (75%) */
+	char dot[64], svg[64];
+	snprintf(dot, sizeof dot, "%s.dot", path);
+	snprintf(svg, sizeof svg, "%s.svg", path);
+	char *diagram[] = { "causality", "--names", (char *)names, "--dot", dot, "--svg", svg,
+			    (char *)path, NULL };
+	free(capture(causality_main, 8, diagram, &rc));
+	assert_int_equal(rc, 0);
+	FILE *f = fopen(dot, "r");
+	assert_non_null(f);
+	char text[1024] = "";
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_string_equal(text, "digraph requests {\n\trankdir=LR;\n\tnode [shape=ellipse];\n"
+				  "\t\"requestors\" [shape=box];\n"
+				  "\t\"requestors\" -> \"BM\" [label=\"3 (100%)\"];\n"
+				  "\t\"BM\" -> \"DI\" [label=\"1 (25%)\"];\n"
+				  "\t\"BM\" -> \"requestors\" [label=\"3 (75%)\"];\n"
+				  "\t\"DI\" -> \"BM\" [label=\"1 (100%)\"];\n}\n");
+	f = fopen(svg, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_non_null(strstr(text, "<svg"));
+	unlink(dot);
+	unlink(svg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +343,7 @@ int main(void)
 		cmocka_unit_test(parallel_command_errors),
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),
+		cmocka_unit_test(causality_branching_and_state_diagram),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
