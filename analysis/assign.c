@@ -3,8 +3,8 @@
  * (see assign.h).
  */
 #include "assign.h"
+#include "wordfile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,30 +123,24 @@ static int parse_spec(struct assignment *a, const struct trace *t, const char *a
 static int parse_file(struct assignment *a, const struct trace *t, const char *path,
 		      char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	struct wordfile w;
+	char ctx[600];
+	if (wordfile_open(&w, path, err, errlen) < 0)
 		return -1;
-	}
-	char line[512], who[128], where[128], extra[2], ctx[600];
-	int rc = 0;
-	for (unsigned long n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		int got = sscanf(line, "%127s %127s %1s", who, where, extra);
-		if (got <= 0)
-			continue;
-		snprintf(ctx, sizeof ctx, "%s:%lu", path, n);
-		if (got != 2) {
-			snprintf(err, errlen, "%s: want 'node.pid machine'", ctx);
+	int rc;
+	while ((rc = wordfile_next(&w, err, errlen)) > 0) {
+		if (w.nwords != 2) {
+			snprintf(err, errlen, "%s:%lu:%lu: want 'node.pid machine'", path, w.line,
+				 wordfile_col(&w, 2 - (w.nwords < 2)));
 			rc = -1;
-		} else {
-			rc = place(a, t, who, where, ctx, err, errlen);
+			break;
 		}
+		snprintf(ctx, sizeof ctx, "%s:%lu:%lu", path, w.line, wordfile_col(&w, 0));
+		if ((rc = place(a, t, w.word[0], w.word[1], ctx, err, errlen)) < 0)
+			break;
 	}
-	fclose(f);
-	return rc;
+	wordfile_close(&w);
+	return rc < 0 ? -1 : 0;
 }
 
 int assign_parse(struct assignment *a, const struct trace *t, const char *arg,

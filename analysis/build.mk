@@ -11,11 +11,11 @@ ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c \
 # The computation graph and P.
 ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
-	analysis/assign.c analysis/configs.c
+	analysis/assign.c analysis/configs.c analysis/wordfile.c
 # Message statistics.
 ANALYSIS_STATS := analysis/stats.c
 # Causality strings.
-ANALYSIS_CAUSALITY := analysis/causality.c analysis/causality_roles.c analysis/causality_dot.c \
+ANALYSIS_CAUSALITY := analysis/causality.c analysis/causality_roles.c analysis/causality_dot.c analysis/wordfile.c \
 	analysis/tool.c
 # The commands.
 ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c \

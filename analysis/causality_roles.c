@@ -5,6 +5,7 @@
  * servers, system and requestors lists.
  */
 #include "causality_roles.h"
+#include "wordfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -56,32 +57,27 @@ static int role_by_name(const char *s)
 static int names_file(const struct trace *t, struct roles *r, const char *path, char *err,
 		      size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	struct wordfile w;
+	char ctx[600];
+	if (wordfile_open(&w, path, err, errlen) < 0)
 		return -1;
-	}
-	char line[512], who[128], name[128], role[32], extra[2], ctx[600];
-	int rc = 0;
-	for (unsigned long n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		int got = sscanf(line, "%127s %127s %31s %1s", who, name, role, extra);
-		if (got <= 0)
-			continue;
-		snprintf(ctx, sizeof ctx, "%s:%lu", path, n);
-		int ro = got == 3 ? role_by_name(role) : -1;
-		if (got != 3 || ro < 0) {
-			snprintf(err, errlen, "%s:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
-				 "server or system", path, n);
+	int rc;
+	while ((rc = wordfile_next(&w, err, errlen)) > 0) {
+		int ro = w.nwords == 3 ? role_by_name(w.word[2]) : -1;
+		if (ro < 0) {
+			/* where it goes wrong: a missing or extra word, or the role */
+			size_t at = w.nwords < 3 ? w.nwords : w.nwords > 3 ? 3 : 2;
+			snprintf(err, errlen, "%s:%lu:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
+				 "server or system", path, w.line, wordfile_col(&w, at));
 			rc = -1;
 			break;
 		}
-		rc = set_role(t, r, who, (uint8_t)ro, name, ctx, err, errlen);
+		snprintf(ctx, sizeof ctx, "%s:%lu:%lu", path, w.line, wordfile_col(&w, 0));
+		if ((rc = set_role(t, r, w.word[0], (uint8_t)ro, w.word[1], ctx, err, errlen)) < 0)
+			break;
 	}
-	fclose(f);
-	return rc;
+	wordfile_close(&w);
+	return rc < 0 ? -1 : 0;
 }
 
 static int start(struct roles *r, const struct trace *t)

@@ -44,6 +44,7 @@ static int read_line(struct csv_reader *r)
 			return 0;
 		r->line++;
 		strip_eol(r->buf, &len);
+		r->len = (size_t)len;
 		if (!skippable(r->buf))
 			return 1;
 	}
@@ -74,7 +75,7 @@ int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (!read_line(r)) {
-		snprintf(err, errlen, "%s:%lu: no header row (empty file)", path, r->line + 1);
+		snprintf(err, errlen, "%s:%lu:1: no header row (empty file)", path, r->line + 1);
 		csv_close(r);
 		return -1;
 	}
@@ -114,7 +115,7 @@ int csv_next(struct csv_reader *r, char *err, size_t errlen)
 {
 	if (!read_line(r)) {
 		if (ferror(r->f)) {
-			snprintf(err, errlen, "%s:%lu: read error", r->path, r->line + 1);
+			snprintf(err, errlen, "%s:%lu:1: read error", r->path, r->line + 1);
 			return -1;
 		}
 		return 0;
@@ -131,6 +132,13 @@ const char *csv_field(const struct csv_reader *r, int col)
 	while (*s == ' ')
 		s++;
 	return s;
+}
+
+unsigned long csv_col(const struct csv_reader *r, int col)
+{
+	if (col < 0 || (size_t)col >= r->nfields)
+		return (unsigned long)r->len + 1;
+	return (unsigned long)(csv_field(r, col) - r->buf) + 1;
 }
 
 int csv_parse_u64(const char *s, uint64_t *out)

@@ -19,6 +19,7 @@ struct csv_reader {
 	FILE *f;
 	const char *path;
 	unsigned long line;       /* number of the line last read */
+	size_t len;               /* its length, line end stripped */
 	char *buf;
 	size_t bufcap;
 	size_t nfields;
@@ -28,7 +29,8 @@ struct csv_reader {
 };
 
 /* Open path and read its header row (skipping blank and `#` lines).
- * 0 ok; -1 with "path:line: what is wrong" in err. */
+ * 0 ok; -1 with "path:line:col: what is wrong" in err.  Afterwards
+ * r->line is the header's line. */
 int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen);
 void csv_close(struct csv_reader *r);
 
@@ -41,6 +43,11 @@ int csv_next(struct csv_reader *r, char *err, size_t errlen);
 
 /* Field `col` of the current row, "" when col < 0 or the row is short. */
 const char *csv_field(const struct csv_reader *r, int col);
+
+/* The 1-based character column where csv_field(r, col) starts, or just
+ * past the end of the line when the row has no such field: the `col` of
+ * a "path:line:col: what is wrong" message about that field. */
+unsigned long csv_col(const struct csv_reader *r, int col);
 
 /* Parse a whole field as an unsigned decimal or 0x-hex number.
  * 1 ok, 0 empty, -1 malformed. */

@@ -41,7 +41,7 @@ static int require_columns(const struct csv_reader *r, const struct csv_columns 
 		missing = "task (or src/dst)";
 	if (!missing)
 		return 0;
-	snprintf(err, errlen, "%s:1: no '%s' column in the header", r->path, missing);
+	snprintf(err, errlen, "%s:%lu:1: no '%s' column in the header", r->path, r->line, missing);
 	return -1;
 }
 
@@ -54,8 +54,8 @@ static int task_field(struct trace *t, const struct csv_reader *r, int col,
 	int ok = parse_task(s, &id);
 	*proc = NO_PROC;
 	if (ok < 0) {
-		snprintf(err, errlen, "%s:%lu: %s '%s' is not a process (want node.pid)",
-			 r->path, r->line, name, s);
+		snprintf(err, errlen, "%s:%lu:%lu: %s '%s' is not a process (want node.pid)",
+			 r->path, r->line, csv_col(r, col), name, s);
 		return -1;
 	}
 	if (ok == 0)
@@ -75,8 +75,8 @@ static int number_field(const struct csv_reader *r, int col, const char *name,
 	const char *s = csv_field(r, col);
 	int ok = csv_parse_u64(s, v);
 	if (ok < 0 || (ok > 0 && *v > max)) {
-		snprintf(err, errlen, "%s:%lu: %s '%s' is not a number%s", r->path, r->line,
-			 name, s, ok > 0 ? " in range" : "");
+		snprintf(err, errlen, "%s:%lu:%lu: %s '%s' is not a number%s", r->path, r->line,
+			 csv_col(r, col), name, s, ok > 0 ? " in range" : "");
 		return -1;
 	}
 	return ok;
@@ -87,7 +87,7 @@ static int required_number(const struct csv_reader *r, int col, const char *name
 {
 	int ok = number_field(r, col, name, UINT64_MAX, v, err, errlen);
 	if (ok == 0)
-		snprintf(err, errlen, "%s:%lu: empty %s", r->path, r->line, name);
+		snprintf(err, errlen, "%s:%lu:%lu: empty %s", r->path, r->line, csv_col(r, col), name);
 	return ok > 0 ? 0 : -1;
 }
 
@@ -113,7 +113,8 @@ static int parse_row(struct trace *t, const struct csv_reader *r,
 	const char *type = csv_field(r, c->type);
 	e.type = (uint8_t)event_type_by_name(type);
 	if (!e.type) {
-		snprintf(err, errlen, "%s:%lu: unknown event type '%s'", r->path, r->line, type);
+		snprintf(err, errlen, "%s:%lu:%lu: unknown event type '%s'", r->path, r->line,
+			 csv_col(r, c->type), type);
 		return -1;
 	}
 	uint64_t v;
@@ -135,7 +136,7 @@ static int parse_row(struct trace *t, const struct csv_reader *r,
 		return -1;
 	e.task = task != NO_PROC ? task : inferred_task(e.type, e.src, e.dst);
 	if (e.task == NO_PROC) {
-		snprintf(err, errlen, "%s:%lu: %s row names no process (task, src and dst empty)",
+		snprintf(err, errlen, "%s:%lu:1: %s row names no process (task, src and dst empty)",
 			 r->path, r->line, event_type_name(e.type));
 		return -1;
 	}

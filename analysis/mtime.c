@@ -45,19 +45,19 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 		uint64_t u;
 		const char *s = csv_field(r, col[i]);
 		if (csv_parse_u64(s, &u) <= 0) {
-			snprintf(err, errlen, "%s:%lu: %s '%s' is not a whole number",
-				 r->path, r->line, names[i], s);
+			snprintf(err, errlen, "%s:%lu:%lu: %s '%s' is not a whole number",
+				 r->path, r->line, csv_col(r, col[i]), names[i], s);
 			return -1;
 		}
 		v[i] = (double)u;
 	}
 	if (m->n == MTIME_MAX_ROWS) {
-		snprintf(err, errlen, "%s:%lu: more than %d sizes", r->path, r->line, MTIME_MAX_ROWS);
+		snprintf(err, errlen, "%s:%lu:1: more than %d sizes", r->path, r->line, MTIME_MAX_ROWS);
 		return -1;
 	}
 	if (m->n > 0 && v[0] <= m->size[m->n - 1]) {
-		snprintf(err, errlen, "%s:%lu: size_bytes %.0f is not larger than the row before",
-			 r->path, r->line, v[0]);
+		snprintf(err, errlen, "%s:%lu:%lu: size_bytes %.0f is not larger than the row before",
+			 r->path, r->line, csv_col(r, col[0]), v[0]);
 		return -1;
 	}
 	m->size[m->n] = v[0];
@@ -78,14 +78,14 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 	int rc = 0;
 	for (int i = 0; i < 3 && rc == 0; i++)
 		if (col[i] < 0) {
-			snprintf(err, errlen, "%s:1: header lacks %s (want size_bytes,local_ns,remote_ns)",
-				 path, i == 0 ? "size_bytes" : i == 1 ? "local_ns" : "remote_ns");
+			snprintf(err, errlen, "%s:%lu:1: header lacks %s (want size_bytes,local_ns,remote_ns)",
+				 path, r.line, i == 0 ? "size_bytes" : i == 1 ? "local_ns" : "remote_ns");
 			rc = -1;
 		}
 	while (rc == 0 && (rc = csv_next(&r, err, errlen)) > 0)
 		rc = load_row(m, &r, col, err, errlen);
 	if (rc == 0 && m->n == 0) {
-		snprintf(err, errlen, "%s:%lu: no rows", path, r.line + 1);
+		snprintf(err, errlen, "%s:%lu:1: no rows", path, r.line + 1);
 		rc = -1;
 	}
 	csv_close(&r);

@@ -1,7 +1,7 @@
 /*
- * hostfilter/bench_stream.c - synthetic meter stream for the filter
- * benchmark: `filter-stream RECORDS [PER_BATCH]` writes RECORDS records in
- * batches (default 32, the kernel's default) to standard output.
+ * hostfilter/bench_stream.c - the synthetic meter stream of the filter
+ * benchmark (bench_stream.h): RECORDS records in batches, as nodes' kernels
+ * would send them.
  *
  * The mix is what a metered message-passing program produces: for each
  * message a SEND, a QUEUED, a RECEIVECALL and a RECEIVE, with now and then
@@ -9,11 +9,10 @@
  * place and written in large pieces so the generator costs far less than
  * the filter it feeds.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_stream.h"
 #include "trace.h"
 
 #define NODES 4
@@ -75,7 +74,8 @@ static uint32_t write_record(uint8_t *p, uint32_t node, struct node_state *ns, u
 		u.r.b.send = (struct trace_send){ me, peer, 1, 7, 2, NO_LINK, msg, 64 + i % 1000, 0 };
 		break;
 	case TRACE_QUEUED:
-		u.r.b.queued = (struct trace_queued){ peer, me, msg, 64, (uint32_t)(i % 3) };
+		u.r.b.queued = (struct trace_queued){ .fromTask = peer, .toTask = me, .msgId = msg, .length = 64,
+						       .queueLen = (uint32_t)(i % 3), .channel = 1, .code = 7 };
 		break;
 	case TRACE_RECEIVECALL:
 		u.r.b.rcall = (struct trace_receivecall){ me, (uint32_t)(i % 2), 1, 0 };
@@ -93,10 +93,10 @@ static uint32_t write_record(uint8_t *p, uint32_t node, struct node_state *ns, u
 	return u.r.h.size;
 }
 
-static int flush(const uint8_t *buf, size_t n)
+static int flush(int fd, const uint8_t *buf, size_t n)
 {
 	while (n) {
-		ssize_t k = write(STDOUT_FILENO, buf, n);
+		ssize_t k = write(fd, buf, n);
 		if (k <= 0)
 			return -1;
 		buf += k;
@@ -105,19 +105,11 @@ static int flush(const uint8_t *buf, size_t n)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int bench_stream_write(int fd, uint64_t records, unsigned per_batch)
 {
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: filter-stream RECORDS [PER_BATCH]\n");
-		return 2;
-	}
-	uint64_t records = strtoull(argv[1], NULL, 10);
-	unsigned per_batch = argc > 2 ? (unsigned)atoi(argv[2]) : 32;
-	if (per_batch < 1 || per_batch > 1024) {
-		fprintf(stderr, "filter-stream: PER_BATCH must be 1..1024\n");
-		return 2;
-	}
-	static uint8_t out[OUT_BUFFER + 1024 * TRACE_MAX_SIZE + 64];
+	if (per_batch < 1 || per_batch > BENCH_STREAM_MAX_BATCH)
+		return -1;
+	static uint8_t out[OUT_BUFFER + BENCH_STREAM_MAX_BATCH * TRACE_MAX_SIZE + 64];
 	struct node_state nodes[NODES] = { { 0, 0, 0 } };
 	size_t len = 0;
 	for (uint64_t i = 0; i < records;) {
@@ -131,10 +123,10 @@ int main(int argc, char **argv)
 						  node, (uint32_t)(at - len - sizeof *h) };
 		len = at;
 		if (len >= OUT_BUFFER) {
-			if (flush(out, len))
-				return 1;
+			if (flush(fd, out, len))
+				return -1;
 			len = 0;
 		}
 	}
-	return flush(out, len) ? 1 : 0;
+	return flush(fd, out, len);
 }

@@ -14,7 +14,7 @@ $(BUILD)/host/hostfilter/default_desc.o: meter/trace.desc
 
 # ---- benchmark: a synthetic 10-million-record stream through `dpm filter --stdin`
 FILTER_STREAM_GEN := $(BUILD)/bench/filter-stream
-$(FILTER_STREAM_GEN): $(call host_obj,hostfilter/bench_stream.c)
+$(FILTER_STREAM_GEN): $(call host_obj,hostfilter/bench_stream.c hostfilter/bench_stream_main.c)
 	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $^
 
@@ -32,3 +32,5 @@ $(eval $(call unit_test,test_rules,tests/unit/test_rules.c $(FILTER_TEST_SUPPORT
 $(eval $(call unit_test,test_filter,tests/unit/test_filter.c $(FILTER_TEST_SUPPORT)))
 $(eval $(call unit_test,test_log,tests/unit/test_log.c $(FILTER_TEST_SUPPORT)))
 $(eval $(call unit_test,test_dump,tests/unit/test_dump.c $(FILTER_TEST_SUPPORT)))
+$(eval $(call unit_test,test_bench_stream,tests/unit/test_bench_stream.c hostfilter/bench_stream.c \
+	$(FILTER_TEST_SUPPORT)))

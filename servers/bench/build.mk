@@ -17,3 +17,10 @@ BENCH_TARGETS += bench-mtime
 .PHONY: bench-mtime
 bench-mtime: all
 	bash servers/bench/bench-mtime.sh $(DPM) $(BUILD)/x86/kernel.elf $(BUILD)/bench
+
+# Messages to the host per traced event: the batching ratio seen by a real
+# host filter (servers/bench/bench-meter.sh).
+BENCH_TARGETS += bench-meter
+.PHONY: bench-meter
+bench-meter: all
+	bash servers/bench/bench-meter.sh $(DPM) $(BUILD)/x86/kernel.elf $(BUILD)/bench

@@ -163,6 +163,23 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(mode, "linkwork")) { /* link and data-area events, then wait */
+		int l = createlink(0x1111, area, 64, LINK_READ | LINK_WRITE);
+		if (l < 0 || movedata(l, 0, l, 32, 16) != 16 || movedata(l, 60, l, 0, 8) != E_BOUNDS ||
+		    destroylink(l) < 0 || sendmessage(PARENT, &hello, sizeof hello, -1) < 0)
+			return 1;
+		struct message m = message_into(&hello, sizeof hello);
+		return receivemessage(&m) == 4 ? 0 : 2;
+	}
+	if (!strcmp(mode, "selfloop")) { /* arg round trips to itself, nothing else */
+		int me = createlink(1, NULL, 0, 0);
+		for (uint32_t i = 0; i < arg; i++) {
+			struct message m = message_into(&hello, sizeof hello);
+			if (sendmessage(me, &i, sizeof i, -1) < 0 || receivemessage(&m) != 4)
+				return 1;
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "spawner")) { /* create a child of our own, wait for it */
 		const char *args[] = { "t_child", "exit", "3", NULL };
 		int notify = createlink(9, NULL, 0, 0);

@@ -23,6 +23,8 @@ struct rec {
 		struct trace_receive receive;
 		struct trace_process process;
 		struct trace_dropped dropped;
+		struct trace_link link;
+		struct trace_movedata movedata;
 		uint8_t raw[TRACE_MAX_SIZE];
 	} b;
 };
@@ -373,6 +375,88 @@ static void dead_filter_drops_are_counted(void)
 	destroylink(child);
 }
 
+/* The record of `type` from `task` whose link (CREATELINK/DESTROYLINK) has
+ * code `code`, or NULL. */
+static const struct rec *link_rec(uint32_t type, uint32_t task, uint32_t code)
+{
+	for (int i = 0; i < nrecs; i++)
+		if (recs[i].h.traceType == type && recs[i].h.task == task && recs[i].b.link.code == code)
+			return &recs[i];
+	return NULL;
+}
+
+static void link_data_and_stop_events(void)
+{
+	const char *argv[] = { "t_child", "linkwork", NULL };
+	uint32_t task, v = 0;
+	int child;
+	struct message m;
+	reset();
+	CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, 0, -1, &task, &child), 0);
+	CHECK_EQ(next_message(&m, &v, sizeof v), 4);            /* its link work is done */
+	CHECK_EQ(pm_stop(task), 0);
+	CHECK_EQ(pm_start(task), 0);                             /* resume */
+	CHECK_EQ(sendmessage(child, &v, 4, -1), 0);
+	CHECK_EQ(wait_exits(1), 0);
+	const struct rec *c = link_rec(TRACE_CREATELINK, task, 0x1111);
+	const struct rec *d = link_rec(TRACE_DESTROYLINK, task, 0x1111);
+	CHECK(c && d);
+	CHECK_EQ(c->b.link.toTask, task);
+	CHECK_EQ(c->b.link.dataLen, 64);
+	CHECK_EQ(c->b.link.rights, LINK_READ | LINK_WRITE);
+	CHECK_EQ(d->b.link.link, c->b.link.link);
+	CHECK(d->h.seq > c->h.seq);
+	/* the move is traced; the refused one (E_BOUNDS) had no effect and no trace */
+	int moves = 0;
+	for (int i = 0; i < nrecs; i++) {
+		const struct rec *r = &recs[i];
+		if (r->h.traceType != TRACE_MOVEDATA)
+			continue;
+		moves++;
+		CHECK_EQ(r->h.task, task);
+		CHECK_EQ(r->b.movedata.fromTask, task);
+		CHECK_EQ(r->b.movedata.toTask, task);
+		CHECK_EQ(r->b.movedata.fromLink, c->b.link.link);
+		CHECK_EQ(r->b.movedata.toLink, c->b.link.link);
+		CHECK_EQ(r->b.movedata.length, 16);
+		CHECK_EQ((int32_t)r->b.movedata.status, 0);
+		CHECK(r->h.seq > c->h.seq && r->h.seq < d->h.seq);
+	}
+	CHECK_EQ(moves, 1);
+	CHECK_EQ(count(TRACE_STOPPROCESS, task), 1);
+	CHECK_EQ(count(TRACE_STARTPROCESS, task), 2);            /* the start and the resume */
+	for (int i = 0; i < nrecs; i++)
+		if (recs[i].h.traceType == TRACE_STOPPROCESS)
+			CHECK_EQ(recs[i].b.process.childTask, task);
+	destroylink(child);
+}
+
+/* A process that makes a few traces and then waits: the kernel's 100 ms
+ * flush (METER_FLUSH_NS) must send its partial batch without its end. */
+static void timer_flushes_a_waiting_process(void)
+{
+	const char *argv[] = { "t_child", "linkwork", NULL };
+	uint32_t task, v = 0;
+	int child;
+	uint64_t t0, t;
+	reset();
+	CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, METER_BATCH_MAX, -1, &task, &child), 0);
+	struct message m;
+	CHECK_EQ(next_message(&m, &v, sizeof v), 4);            /* it waits for us now */
+	node_time(&t0, NULL);
+	do {                                                     /* up to 1 s for the flush */
+		drain_batches();
+		node_time(&t, NULL);
+	} while (!link_rec(TRACE_DESTROYLINK, task, 0x1111) && t - t0 < 1000000000ull);
+	CHECK(link_rec(TRACE_CREATELINK, task, 0x1111) != NULL);
+	CHECK(link_rec(TRACE_DESTROYLINK, task, 0x1111) != NULL);
+	CHECK(nrecs < METER_BATCH_MAX);                           /* a partial batch */
+	CHECK_EQ(count(TRACE_TERMPROCESS, task), 0);              /* and it still runs */
+	CHECK_EQ(sendmessage(child, &v, 4, -1), 0);
+	CHECK_EQ(wait_exits(1), 0);
+	destroylink(child);
+}
+
 GTESTS(
 	{ "ping-pong traced exactly (SEND, QUEUED, RECEIVE by msgId)", pingpong_traced_exactly },
 	{ "flags off: no traces", flags_off_no_traces },
@@ -383,5 +467,7 @@ GTESTS(
 	{ "batching: more than 20 traces a message", batching_reduces_messages },
 	{ "setmeter errors", setmeter_errors },
 	{ "dead filter: drops are counted", dead_filter_drops_are_counted },
+	{ "link, data-area, stop and resume events traced", link_data_and_stop_events },
+	{ "a waiting process's partial batch is flushed by the timer", timer_flushes_a_waiting_process },
 );
 GTEST_MAIN("meter")

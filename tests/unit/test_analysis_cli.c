@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -69,25 +71,28 @@ static void expect_csv_error(const char *text, const char *message)
 static void csv_errors_name_file_and_line(void **state)
 {
 	(void)state;
-	expect_csv_error("", "1: no header row (empty file)");
-	expect_csv_error("type,cpu_ns,src\n", "1: no 'time_ns' column in the header");
-	expect_csv_error("type,time_ns,cpu_ns\n", "1: no 'task (or src/dst)' column in the header");
+	expect_csv_error("", "1:1: no header row (empty file)");
+	expect_csv_error("type,cpu_ns,src\n", "1:1: no 'time_ns' column in the header");
+	expect_csv_error("# a comment first\ntype,time_ns,cpu_ns\n",
+			 "2:1: no 'task (or src/dst)' column in the header");
 	const char *h = "type,time_ns,cpu_ns,src,dst,msg_id,length\n";
 	char buf[256];
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,1,1\nSENDX,1,1,1.1,2.1,2,1\n", h);
-	expect_csv_error(buf, "3: unknown event type 'SENDX'");
+	expect_csv_error(buf, "3:1: unknown event type 'SENDX'");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.x,1,1\n", h);
-	expect_csv_error(buf, "2: dst '2.x' is not a process (want node.pid)");
+	expect_csv_error(buf, "2:14: dst '2.x' is not a process (want node.pid)");
 	snprintf(buf, sizeof buf, "%sSEND,1,,1.1,2.1,1,1\n", h);
-	expect_csv_error(buf, "2: empty cpu_ns");
+	expect_csv_error(buf, "2:8: empty cpu_ns");
+	snprintf(buf, sizeof buf, "%sSEND,1\n", h);
+	expect_csv_error(buf, "2:7: empty cpu_ns");          /* the row ends before it */
 	snprintf(buf, sizeof buf, "%sSEND,-4,1,1.1,2.1,1,1\n", h);
-	expect_csv_error(buf, "2: time_ns '-4' is not a number");
-	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,0xzz,1\n", h);
-	expect_csv_error(buf, "2: msg_id '0xzz' is not a number");
+	expect_csv_error(buf, "2:6: time_ns '-4' is not a number");
+	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,  0xzz,1\n", h);
+	expect_csv_error(buf, "2:20: msg_id '0xzz' is not a number");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,1.1,2.1,1,99999999999\n", h);
-	expect_csv_error(buf, "2: length '99999999999' is not a number in range");
+	expect_csv_error(buf, "2:20: length '99999999999' is not a number in range");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,,,1,1\n", h);
-	expect_csv_error(buf, "2: SEND row names no process (task, src and dst empty)");
+	expect_csv_error(buf, "2:1: SEND row names no process (task, src and dst empty)");
 }
 
 static void mtime_interpolates(void **state)
@@ -119,15 +124,15 @@ static void mtime_errors(void **state)
 	char err[256], want[300];
 	const char *path = temp_file(0, "size_bytes,local_ns\n1,2\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:1: header lacks remote_ns (want size_bytes,local_ns,remote_ns)", path);
+	snprintf(want, sizeof want, "%s:1:1: header lacks remote_ns (want size_bytes,local_ns,remote_ns)", path);
 	assert_string_equal(err, want);
 	path = temp_file(0, "size_bytes,local_ns,remote_ns\n10,1,2\n10,3,4\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:3: size_bytes 10 is not larger than the row before", path);
+	snprintf(want, sizeof want, "%s:3:1: size_bytes 10 is not larger than the row before", path);
 	assert_string_equal(err, want);
 	path = temp_file(0, "size_bytes,local_ns,remote_ns\n10,x,2\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:2: local_ns 'x' is not a whole number", path);
+	snprintf(want, sizeof want, "%s:2:4: local_ns 'x' is not a whole number", path);
 	assert_string_equal(err, want);
 }
 
@@ -157,7 +162,15 @@ static void assignments(void **state)
 	assign_free(&a);
 	path = temp_file(0, "1.3\n");
 	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
-	assert_non_null(strstr(err, ":1: want 'node.pid machine'"));
+	assert_non_null(strstr(err, ":1:4: want 'node.pid machine'"));  /* just past 1.3 */
+	assign_free(&a);
+	path = temp_file(0, "# placement\n  1.3 A extra\n");
+	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":2:9: want 'node.pid machine'"));  /* the extra word */
+	assign_free(&a);
+	path = temp_file(0, "1.3 A\n\t7.7 B\n");
+	assert_int_equal(assign_parse(&a, &t, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":2:2: process 7.7 is not in the trace"));
 	assign_free(&a);
 	trace_free(&t);
 }
@@ -246,8 +259,76 @@ static void causality_command_on_csv(void **state)
 	assert_int_equal(rc, 2);
 	const char *names = temp_file(3, "1.1 U requestor\n2.1 S boss\n");
 	char *bad_names[] = { "causality", "--names", (char *)names, (char *)path, NULL };
-	free(capture(causality_main, 4, bad_names, &rc));
+	out = capture_stderr(causality_main, 4, bad_names, &rc);
 	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, ":2:7: want 'node.pid NAME ROLE'"));   /* at "boss" */
+	free(out);
+	names = temp_file(3, "1.1 U requestor # the client\n3.3 S server\n");
+	out = capture_stderr(causality_main, 4, bad_names, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, ":2:1: process 3.3 is not in the trace"));
+	free(out);
+}
+
+/* Three requests from a user into a buffer manager (BM), one of which goes
+ * on to the disk interface (DI) and back: Fig. 5.18-5.19 in small. */
+static const char bm_di_csv[] =
+	"msg_id,type,cpu_ns,time_ns,src,dst,length\n"
+	"1,SEND,10,10,1.1,2.1,8\n1,RECEIVE,11,11,1.1,2.1,8\n"
+	"2,SEND,20,20,2.1,3.1,8\n2,RECEIVE,21,21,2.1,3.1,8\n"
+	"3,SEND,30,30,3.1,2.1,8\n3,RECEIVE,31,31,3.1,2.1,8\n"
+	"4,SEND,40,40,2.1,1.1,8\n4,RECEIVE,41,41,2.1,1.1,8\n"
+	"5,SEND,50,50,1.1,2.1,8\n5,RECEIVE,51,51,1.1,2.1,8\n"
+	"6,SEND,60,60,2.1,1.1,8\n6,RECEIVE,61,61,2.1,1.1,8\n"
+	"7,SEND,70,70,1.1,2.1,8\n7,RECEIVE,71,71,1.1,2.1,8\n"
+	"8,SEND,80,80,2.1,1.1,8\n8,RECEIVE,81,81,2.1,1.1,8\n";
+
+static void causality_branching_and_state_diagram(void **state)
+{
+	(void)state;
+	const char *path = temp_file(0, bm_di_csv);
+	const char *names = temp_file(1, "1.1 User requestor\n2.1 BM server\n3.1 DI server\n");
+	int rc;
+	/* at BM, from the user: 1 of 3 on to DI; from DI always back out */
+	char *tr[] = { "causality", "--names", (char *)names, "--csv", "--table", "transitions",
+		       (char *)path, NULL };
+	char *out = capture(causality_main, 7, tr, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "at,from,to,count,probability\n"
+				 "BM,DI,requestors,1,1.000000\n"
+				 "BM,requestors,DI,1,0.333333\n"
+				 "BM,requestors,requestors,2,0.666667\n"
+				 "DI,BM,BM,1,1.000000\n");
+	free(out);
+	/* the state diagram: every request enters at BM; of BM's 4 ways out,
+	 * 1 to DI (25%), 3 back to the requestors (75%) */
+	char dot[64], svg[64];
+	snprintf(dot, sizeof dot, "%s.dot", path);
+	snprintf(svg, sizeof svg, "%s.svg", path);
+	char *diagram[] = { "causality", "--names", (char *)names, "--dot", dot, "--svg", svg,
+			    (char *)path, NULL };
+	free(capture(causality_main, 8, diagram, &rc));
+	assert_int_equal(rc, 0);
+	FILE *f = fopen(dot, "r");
+	assert_non_null(f);
+	char text[1024] = "";
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_string_equal(text, "digraph requests {\n\trankdir=LR;\n\tnode [shape=ellipse];\n"
+				  "\t\"requestors\" [shape=box];\n"
+				  "\t\"requestors\" -> \"BM\" [label=\"3 (100%)\"];\n"
+				  "\t\"BM\" -> \"DI\" [label=\"1 (25%)\"];\n"
+				  "\t\"BM\" -> \"requestors\" [label=\"3 (75%)\"];\n"
+				  "\t\"DI\" -> \"BM\" [label=\"1 (100%)\"];\n}\n");
+	f = fopen(svg, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_non_null(strstr(text, "<svg"));
+	unlink(dot);
+	unlink(svg);
 }
 
 int main(void)
@@ -262,6 +343,7 @@ int main(void)
 		cmocka_unit_test(parallel_command_errors),
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),
+		cmocka_unit_test(causality_branching_and_state_diagram),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,18 +66,21 @@ const char *temp_file(int slot, const char *text)
 	return paths[slot];
 }
 
-char *capture(int (*main_fn)(int, char **), int argc, char **argv, int *rc)
+/* Run main_fn with output descriptor `which` (1 or 2) going to a file. */
+static char *capture_fd(int which, int (*main_fn)(int, char **), int argc, char **argv, int *rc)
 {
 	char path[] = "/tmp/dpm-analysis-out-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)
 		abort();
 	fflush(stdout);
-	int saved = dup(1);
-	dup2(fd, 1);
+	fflush(stderr);
+	int saved = dup(which);
+	dup2(fd, which);
 	*rc = main_fn(argc, argv);
 	fflush(stdout);
-	dup2(saved, 1);
+	fflush(stderr);
+	dup2(saved, which);
 	close(saved);
 	off_t size = lseek(fd, 0, SEEK_END);
 	char *out = calloc((size_t)size + 1, 1);
@@ -86,4 +89,14 @@ char *capture(int (*main_fn)(int, char **), int argc, char **argv, int *rc)
 	close(fd);
 	unlink(path);
 	return out;
+}
+
+char *capture(int (*main_fn)(int, char **), int argc, char **argv, int *rc)
+{
+	return capture_fd(1, main_fn, argc, argv, rc);
+}
+
+char *capture_stderr(int (*main_fn)(int, char **), int argc, char **argv, int *rc)
+{
+	return capture_fd(2, main_fn, argc, argv, rc);
 }

@@ -32,5 +32,7 @@ const char *temp_file(int slot, const char *text);
 /* Run main(argc, argv) with stdout captured into a temporary file whose
  * contents are returned (malloc'd); *rc gets the exit code. */
 char *capture(int (*main_fn)(int, char **), int argc, char **argv, int *rc);
+/* The same with stderr captured instead. */
+char *capture_stderr(int (*main_fn)(int, char **), int argc, char **argv, int *rc);
 
 #endif

@@ -761,17 +761,17 @@ static void bad_input_exits_2_before_writing(void **state)
 	tf_write_file(path_of("bad.names"), "2.1 front server\n1.1 u requester\n");
 	tf_write_file(path_of("bad.mtime"), "size_bytes,local_ns,remote_ns\n1,x,3\n");
 	snprintf(r1, sizeof r1, "B=%s", bad);
-	snprintf(want, sizeof want, "dpm report: run 'B': %s:3: unknown event type 'SENDX'", bad);
+	snprintf(want, sizeof want, "dpm report: run 'B': %s:3:1: unknown event type 'SENDX'", bad);
 	expect_bad((const char *[]){ "-o", dir, r1, NULL }, want);
 	expect_bad((const char *[]){ "-o", dir, "M=/nonexistent/t.csv", NULL },
 		   "run 'M': /nonexistent/t.csv: No such file or directory");
 	snprintf(r2, sizeof r2, "N=%s,names=%s", trace, path_of("bad.names"));
-	expect_bad((const char *[]){ "-o", dir, r2, NULL }, "bad.names:2: want 'node.pid NAME ROLE'");
+	expect_bad((const char *[]){ "-o", dir, r2, NULL }, "bad.names:2:7: want 'node.pid NAME ROLE'");
 	snprintf(r3, sizeof r3, "Q=%s,requestors=1.1+9.9", trace);
 	expect_bad((const char *[]){ "-o", dir, r3, NULL },
 		   "run 'Q': requestors: process 9.9 is not in the trace");
 	snprintf(r4, sizeof r4, "T=%s,mtime=%s", trace, path_of("bad.mtime"));
-	expect_bad((const char *[]){ "-o", dir, r4, NULL }, "bad.mtime:2: local_ns 'x'");
+	expect_bad((const char *[]){ "-o", dir, r4, NULL }, "bad.mtime:2:3: local_ns 'x'");
 	snprintf(r5, sizeof r5, "A=%s", trace);
 	snprintf(r6, sizeof r6, "--thesis=%s", path_of("bad.mtime"));
 	expect_bad((const char *[]){ "-o", dir, r6, r5, NULL }, "no '# source:' line");
