@@ -59,6 +59,10 @@ $(X86)/u/%.S.o: %.S
 $(X86)/libdemos.a: $(X86_USERLIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
+# newlib's libraries come from `make deps`: a parallel make must wait for it.
+$(NEWLIB_I386)/lib/libc.a $(NEWLIB_I386)/lib/libm.a: | $(DEPS_STAMP)
+	@:
+
 # $(call x86_program,NAME): link one program of the boot image.
 define x86_program
 $(X86)/prog/$(1): $(X86_CRT0) $(patsubst %,$(X86)/u/%.o,$($(1)_SRCS)) $(X86)/libdemos.a arch/x86/user/user.ld $(NEWLIB_I386)/lib/libc.a
