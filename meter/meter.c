@@ -22,8 +22,10 @@ struct meter_dest {
 	uint32_t batch;          /* traces per batch */
 	uint32_t users;          /* processes metered to it */
 	uint64_t first_ns;       /* time of the oldest held trace */
-	uint32_t dropped;        /* drops not yet reported */
-	uint32_t reported;       /* drops told by the DROPPED trace held now */
+	uint32_t dropped;        /* drops in no held DROPPED trace (their batch
+	                            was lost with its filter): told later */
+	uint32_t drop_at;        /* offset in buf of the held batch's DROPPED
+	                            trace, 0: it has none */
 	uint32_t used;           /* bytes of records held */
 	uint32_t count;          /* records held */
 	union {
@@ -82,6 +84,15 @@ static void free_if_unused(struct meter_dest *d)
 		d->in_use = 0;
 }
 
+/* The count of the held batch's DROPPED trace (0: it has none). */
+static uint32_t held_drops(const struct meter_dest *d)
+{
+	struct trace_dropped dr = { 0 };
+	if (d->drop_at)
+		memcpy(&dr, d->buf.bytes + d->drop_at + TRACE_HEADER_SIZE, sizeof dr);
+	return dr.count;
+}
+
 /* Send d's batch over its link; 0 when it went (or there was nothing). */
 static int32_t ship(struct meter_dest *d)
 {
@@ -98,17 +109,16 @@ static int32_t ship(struct meter_dest *d)
 							  : ipc_kernel_send(&d->link, d->buf.bytes, len, 1);
 	if (r == 0) {
 		stats.batches++;
-		d->reported = 0;
 	} else if (r == E_DEAD || r == E_NODEDOWN) {
 		/* The filter is gone: what it would have got is lost, and counted;
-		 * a DROPPED trace lost with it is told again later. */
-		uint32_t traces = d->count - (d->reported ? 1 : 0);
-		d->dropped += d->reported + traces;
+		 * the drops its DROPPED trace told are told again later. */
+		uint32_t traces = d->count - (d->drop_at ? 1 : 0);
+		d->dropped += traces + held_drops(d);
 		stats.dropped += traces;
-		d->reported = 0;
 	} else {
 		return r; /* backed up: keep holding */
 	}
+	d->drop_at = 0;
 	stats.held -= d->count;
 	d->count = d->used = 0;
 	free_if_unused(d);
@@ -133,10 +143,24 @@ static void put_record(struct meter_dest *d, struct proc *p, uint32_t type, cons
 	stats.held++;
 }
 
-static int has_room(const struct meter_dest *d)
+/* Room for n more records of the largest size.  A batch always keeps room
+ * for one more, so a DROPPED trace fits when the path backs up. */
+static int room_for(const struct meter_dest *d, uint32_t n)
 {
-	/* room for this trace and a DROPPED trace after it */
-	return sizeof d->buf.hdr + d->used + 2 * TRACE_MAX_SIZE <= MSG_MAX;
+	return sizeof d->buf.hdr + d->used + n * TRACE_MAX_SIZE <= MSG_MAX;
+}
+
+/* n more drops, told by the held batch's DROPPED trace (put there when it
+ * has none), so the count travels with the traces around it. */
+static void count_drops(struct meter_dest *d, struct proc *p, uint32_t n)
+{
+	struct trace_dropped dr = { .count = held_drops(d) + n };
+	if (d->drop_at) {
+		memcpy(d->buf.bytes + d->drop_at + TRACE_HEADER_SIZE, &dr, sizeof dr);
+		return;
+	}
+	d->drop_at = (uint32_t)sizeof d->buf.hdr + d->used;
+	put_record(d, p, TRACE_DROPPED, &dr, sizeof dr);
 }
 
 static void emit(struct proc *p, uint32_t type, const void *body, uint32_t body_len)
@@ -145,15 +169,16 @@ static void emit(struct proc *p, uint32_t type, const void *body, uint32_t body_
 	if (!d)
 		return;
 	stats.traces++;
-	if (!has_room(d) && ship(d) != 0 && !has_room(d)) {
-		d->dropped++;
+	/* this trace, room kept for a DROPPED trace, and one for drops to tell */
+	uint32_t need = 2 + (d->dropped && !d->drop_at);
+	if (!room_for(d, need) && ship(d) != 0 && !room_for(d, need)) {
 		stats.dropped++;
+		count_drops(d, p, 1 + d->dropped);
+		d->dropped = 0;
 		return;
 	}
-	if (d->dropped && d->count == 0) {
-		struct trace_dropped dr = { .count = d->dropped };
-		put_record(d, p, TRACE_DROPPED, &dr, sizeof dr);
-		d->reported = d->dropped;
+	if (d->dropped) {
+		count_drops(d, p, d->dropped);
 		d->dropped = 0;
 	}
 	put_record(d, p, type, body, body_len);
@@ -304,10 +329,11 @@ int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token)
 	if (i < 0)
 		return i;
 	struct meter_dest *d = &dests[i];
-	if (!has_room(d) && ship(d) != 0 && !has_room(d))
+	if (!room_for(d, 2) && ship(d) != 0 && !room_for(d, 2))
 		return E_QUEUEFULL;
 	d->in_use = 1; /* a ship above may have freed a destination nobody uses */
 	struct trace_mark b = { .token = token };
+	stats.traces++;
 	put_record(d, p, TRACE_MARK, &b, sizeof b);
 	int32_t r = ship(d);
 	return r == E_DEAD || r == E_NODEDOWN ? r : 0; /* backed up: it goes later, in order */

@@ -33,6 +33,7 @@ static struct rec recs[MAX_RECS];
 /* nrecs: records kept in recs[]; nseen: every well-formed record that came,
  * kept or not (a long run sends more than MAX_RECS). */
 static int nrecs, nseen, nbatches, bad_batches;
+static uint32_t drops_told, dropped_recs; /* DROPPED traces seen, kept or not */
 static uint8_t batch[MSG_MAX];
 static int meter_link = -1;
 
@@ -59,6 +60,12 @@ static void collect(uint32_t len)
 			return;
 		}
 		nseen++;
+		if (h.traceType == TRACE_DROPPED) {
+			struct trace_dropped dr;
+			memcpy(&dr, batch + off + sizeof h, sizeof dr);
+			drops_told += dr.count;
+			dropped_recs++;
+		}
 		if (nrecs < MAX_RECS)
 			memcpy(&recs[nrecs++], batch + off, h.size);
 		off += h.size;
@@ -98,6 +105,7 @@ static void drain_batches(void)
 static void reset(void)
 {
 	nrecs = nseen = nbatches = bad_batches = 0;
+	drops_told = dropped_recs = 0;
 	if (meter_link < 0)
 		meter_link = createlink(METER_CODE, NULL, 0, 0);
 }
@@ -457,6 +465,38 @@ static void timer_flushes_a_waiting_process(void)
 	destroylink(child);
 }
 
+/* Spin for `ms` of node time without receiving. */
+static void spin_ms(uint32_t ms)
+{
+	uint64_t t0, t;
+	node_time(&t0, NULL);
+	do
+		node_time(&t, NULL);
+	while (t - t0 < (uint64_t)ms * 1000000u);
+}
+
+static void backed_up_drops_reach_the_filter(void)
+{
+	const char *argv[] = { "t_child", "selfloop", "3000", NULL };
+	uint32_t task, before[4], after[4];
+	int child;
+	reset();
+	meter_stats(before);
+	CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, 0, -1, &task, &child), 0);
+	spin_ms(3000);           /* our queue fills with batches; the kernel must drop */
+	meter_stats(after);
+	uint32_t dropped = after[2] - before[2];
+	CHECK(dropped > 0);
+	CHECK_EQ(wait_exits(1), 0); /* now we drain: held batches come */
+	spin_ms(300);               /* and whatever the 100 ms flush sends */
+	drain_batches();
+	meter_stats(after);
+	CHECK_EQ(after[2] - before[2], dropped);    /* no more drops once drained */
+	CHECK_EQ(drops_told, dropped);              /* the count reached the filter */
+	CHECK_EQ((uint32_t)nseen - dropped_recs + dropped, after[0] - before[0]);
+	destroylink(child);
+}
+
 GTESTS(
 	{ "ping-pong traced exactly (SEND, QUEUED, RECEIVE by msgId)", pingpong_traced_exactly },
 	{ "flags off: no traces", flags_off_no_traces },
@@ -469,5 +509,6 @@ GTESTS(
 	{ "dead filter: drops are counted", dead_filter_drops_are_counted },
 	{ "link, data-area, stop and resume events traced", link_data_and_stop_events },
 	{ "a waiting process's partial batch is flushed by the timer", timer_flushes_a_waiting_process },
+	{ "backed-up path: drops reach the filter as a DROPPED trace", backed_up_drops_reach_the_filter },
 );
 GTEST_MAIN("meter")
