@@ -133,6 +133,13 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 void proc_yield(void);
 void proc_block(void);          /* current waits (state set by caller) */
 uint64_t proc_cpu_ns(const struct proc *p);
+/* Interrupt work (devices, the network, the clock tick's chores) is the
+ * node's, not the interrupted process's: an arch's interrupt path takes
+ * proc_interrupt_begin() on entry and calls proc_interrupt_end() once the
+ * work is done (before a tick may switch away), and that time is not
+ * charged to the process that was running (PROCTIME). */
+uint64_t proc_interrupt_begin(void);
+void proc_interrupt_end(uint64_t began);
 uint32_t proc_runnable_count(void);
 const char *exit_reason_str(uint32_t reason);
 void scheduler(void) __attribute__((noreturn));

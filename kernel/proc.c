@@ -152,6 +152,17 @@ uint64_t proc_cpu_ns(const struct proc *p)
 	return p->cpu_ns;
 }
 
+uint64_t proc_interrupt_begin(void)
+{
+	return arch_clock_ns();
+}
+
+void proc_interrupt_end(uint64_t began)
+{
+	if (current)
+		current->run_start += arch_clock_ns() - began; /* not its time */
+}
+
 uint32_t proc_runnable_count(void)
 {
 	uint32_t n = 0;

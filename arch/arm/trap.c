@@ -54,16 +54,19 @@ static void irq(struct trapframe *tf)
 	int id = gic_ack();
 	if (id < 0)
 		return;
+	uint64_t began = proc_interrupt_begin();
 	if (id == IRQ_VTIMER) {
 		timer_rearm();
 		gic_eoi(id);  /* before kernel_tick, which may switch away for long */
 		kernel_timer_tick();
+		proc_interrupt_end(began);
 		if (from_user(tf))
 			kernel_tick();
 		return;
 	}
 	arm_irq_dispatch(id);
 	gic_eoi(id);
+	proc_interrupt_end(began);
 }
 
 void arm_trap(struct trapframe *tf);

@@ -30,15 +30,17 @@ void x86_trap(struct trapframe *tf)
 	}
 	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + 16) {
 		uint32_t irq = tf->trapno - T_IRQ0;
+		uint64_t began = proc_interrupt_begin();
 		pic_eoi(irq);
 		if (irq == 0) {
 			x86_ticks++;
 			kernel_timer_tick();
-			if (from_user)
-				kernel_tick();
 		} else {
 			x86_irq_dispatch(irq);
 		}
+		proc_interrupt_end(began);
+		if (irq == 0 && from_user)
+			kernel_tick();
 		return;
 	}
 	uint32_t addr = tf->trapno == 14 ? rcr2() : 0;
