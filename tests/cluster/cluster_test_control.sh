@@ -179,6 +179,34 @@ check "record: ...which is complete (its end is there)" \
 "$DPM" record --dir "$d" -q -o "$TEST_DIR/fault.log" -- pp fault >/dev/null
 r=$?
 check "record: a divide fault gives 128+4 (got $r)" [ "$r" -eq 132 ]
+# a TSPLIB instance on standard input (the thesis's workload as a user runs
+# it), its optimum found here by trying every tour
+cat >"$TEST_DIR/t7.tsp" <<'TSP'
+NAME: t7
+TYPE: TSP
+DIMENSION: 7
+EDGE_WEIGHT_TYPE: EXPLICIT
+EDGE_WEIGHT_FORMAT: FULL_MATRIX
+EDGE_WEIGHT_SECTION
+0 12 29 22 13 24 31
+12 0 19 3 25 6 17
+29 19 0 21 23 28 9
+22 3 21 0 4 5 26
+13 25 23 4 0 16 11
+24 6 28 5 16 0 14
+31 17 9 26 11 14 0
+EOF
+TSP
+best=$(awk 'NR > 6 && NF == 7 { for (j = 1; j <= 7; j++) w[NR - 7, j - 1] = $j }
+	function walk(k, at, cost,   c) {
+		if (k == 7) { cost += w[at, 0]; if (cost < best) best = cost; return }
+		for (c = 1; c < 7; c++) if (!used[c]) { used[c] = 1; walk(k + 1, c, cost + w[at, c]); used[c] = 0 }
+	}
+	END { best = 1e9; walk(1, 0, 0); print best }' "$TEST_DIR/t7.tsp")
+"$DPM" record --dir "$d" -q -o "$TEST_DIR/t7.log" -- tsp -v 2 -p 2 --nodes 1,2 -f - <"$TEST_DIR/t7.tsp" >"$out"
+r=$?
+check "record: tsp reads a TSPLIB instance from standard input (exit $r)" [ "$r" -eq 0 ]
+check "record: ...and finds the optimum $best" grep -qx "tour cost: $best" "$out"
 expect_status 2 "record: no log given is a usage error" "$DPM" record --dir "$d" -- pp cat
 expect_status 126 "record: an unknown program cannot be created" "$DPM" record --dir "$d" -q -o "$TEST_DIR/x.log" -- nosuch
 "$DPM" cluster down --dir "$d" >/dev/null

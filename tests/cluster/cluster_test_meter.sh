@@ -8,8 +8,8 @@
 #    there), and each node's sequence numbers have no gap (nothing lost);
 #  - with flags off there is no trace at all;
 #  - a node killed mid-run loses none of the other nodes' traces;
-#  - the same on a mixed cluster (nodes 2 and 3 ARM): the trace format and
-#    the wire do not depend on the machine.
+#  - the same on a mixed cluster (nodes 2 and 4 ARM, 1 and 3 x86, node 4
+#    killed): the trace format and the wire do not depend on the machine.
 . "$(dirname "$0")/cluster_lib.sh"
 K=200
 
@@ -98,8 +98,12 @@ check "kill: nodes 1, 2, 3 lost no trace" seq_complete "$f" 1 2 3
 check "kill: node 4's traces up to its death are in the log" \
 	[ "$(csv "$f" 'c["machine"] == 4 { n++ } END { print n + 0 }')" -gt 0 ]
 
-run mixed "mrun filter all t_mpp $K" 3 x86 arm arm
+# 2 x86 and 2 ARM nodes: the ping-pong crosses machine types (node 3 x86
+# to node 2 ARM), and node 4 (ARM) is killed mid-run
+run mixed "mrun filter all t_mpp $K kill" 4 x86 arm x86 arm
 f=$TEST_DIR/mixed.csv
-check "mixed: $K SEND traces from ARM node 3 to ARM node 2" [ "$(count "$f" SEND 2)" -eq $K ]
+check "mixed: $K SEND traces from x86 node 3 to ARM node 2" [ "$(count "$f" SEND 2)" -eq $K ]
 check "mixed: the same $K message ids on SEND, QUEUED, RECEIVE" same_ids "$f" $K
-check "mixed: no node lost a trace" seq_complete "$f" 1 2 3
+check "mixed: nodes 1, 2, 3 lost no trace although node 4 died" seq_complete "$f" 1 2 3
+check "mixed: the ARM node 4's traces up to its death are in the log" \
+	[ "$(csv "$f" 'c["machine"] == 4 { n++ } END { print n + 0 }')" -gt 0 ]
