@@ -211,6 +211,43 @@ expect_status 2 "record: no log given is a usage error" "$DPM" record --dir "$d"
 expect_status 126 "record: an unknown program cannot be created" "$DPM" record --dir "$d" -q -o "$TEST_DIR/x.log" -- nosuch
 "$DPM" cluster down --dir "$d" >/dev/null
 
+# ---- both workloads from one controller script, metered -------------------------------
+fs=$(new_cluster_dir fs)
+"$DPM" disk create "$TEST_DIR/fs.img" --size 4 --force >/dev/null
+printf 'service meter start="{dpm} filter --port {port} -o {dir}/meter.log"\nnode n1\nnode n2 disk=%s\n' \
+	"$TEST_DIR/fs.img" >"$TEST_DIR/fs.cluster"
+expect_status 0 "workloads: up 2 nodes, a disk on n2" "$DPM" cluster up --dir "$fs" -f "$TEST_DIR/fs.cluster" >/dev/null
+cat >"$TEST_DIR/work.ctl" <<CTL
+filter meter
+newjob fs
+add fs n1 fsstart --ri 1 --dm 1 --bm 2 --di 2
+setflags fs send receive
+startjob fs
+wait fs 60
+newjob users
+add users n1 fsuser seq /a 20000 1
+add users n2 fsuser rand /b 20000 30 2
+setflags users all
+startjob users
+wait users 120
+newjob tsp
+add tsp n2 tsp -v 3 -p 2 --nodes 1,2 -n 8 -s 11
+setflags tsp send receive
+startjob tsp
+wait tsp 120
+getlog meter $TEST_DIR/work.log
+CTL
+"$DPM" control --dir "$fs" -f "$TEST_DIR/work.ctl" >"$out" 2>"$err"
+check "workloads: the script ran without a failed command" [ ! -s "$err" ]
+check "workloads: the file system came up, placed by the script" grep -q "^fsstart: fsstart: file system up: ri 1\.[0-9]* dm 1\.[0-9]* bm 2\.[0-9]* di 2\." "$out"
+check "workloads: both test users verified their files" [ "$(grep -c "fsuser.*: .*verified" "$out")" -eq 2 ]
+check "workloads: tsp found its tour" grep -q "^tsp: tour cost: " "$out"
+servers=$(csv "$TEST_DIR/work.log" 'c["type"] == "SEND" && c["machine"] == 2 && c["dst"] ~ /^1\./ { n++ } END { print n + 0 }')
+check "workloads: the servers, children of the metered fsstart, were traced ($servers sends n2 -> n1)" [ "$servers" -gt 10 ]
+check "workloads: the users' data-area links traced (their job meters all events)" \
+	[ "$(csv "$TEST_DIR/work.log" 'c["type"] == "CREATELINK" && c["length"] > 0 { n++ } END { print n + 0 }')" -gt 0 ]
+"$DPM" cluster down --dir "$fs" >/dev/null
+
 own=$(new_cluster_dir record)
 "$DPM" record --dir "$own" -q -n 2 -o "$TEST_DIR/own.log" -- tsp -v 2 -p 2 --nodes 1,2 -n 8 -s 5 >"$out" 2>"$err"
 r=$?
