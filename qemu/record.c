@@ -64,8 +64,10 @@ static void usage(FILE *out)
 		"  -o, --output LOG     where the run's log goes (a filter log: dpm dump LOG)\n"
 		"  -f, --file SCRIPT    run a dpm control script instead of one program\n"
 		"      --on MACHINE     the node PROGRAM runs on (default: the cluster's first)\n"
-		"      --flags LIST     events to meter, by name, comma-separated (default all)\n"
-		"      --filter NAME    the cluster's filter service to use (default: its first)\n"
+		"      --flags LIST     events to meter, by name, comma-separated (default all;\n"
+		"                       a SCRIPT sets its own with setflags)\n"
+		"      --filter NAME    the cluster's filter service whose log is cut for LOG\n"
+		"                       (default: its first)\n"
 		"      --dir DIR        the cluster's state directory (default $DPM_CLUSTER_DIR,\n"
 		"                       else build/cluster)\n"
 		"      --cluster FILE   the cluster file to boot, when none runs (default: 4 x86\n"
@@ -321,9 +323,10 @@ static int record(const struct record_opts *o, const char *dir)
 	const char *setup[][3] = { { "filter", filter, NULL }, { "newjob", JOB, NULL } };
 	int status = RECORD_FAILED;
 	err[0] = '\0';
-	if (command(&c, setup[0]) == CR_OK && command(&c, setup[1]) == CR_OK &&
-	    command(&c, setflags) == CR_OK &&
-	    control_net_marks(&n, filter, start, NULL, err, sizeof err) == 0)
+	/* a script names its own filters, jobs and flags; one program gets them here */
+	int ready = o->script || (command(&c, setup[0]) == CR_OK && command(&c, setup[1]) == CR_OK &&
+				  command(&c, setflags) == CR_OK);
+	if (ready && control_net_marks(&n, filter, start, NULL, err, sizeof err) == 0)
 		status = o->script ? run_script(o, &c, &n) : run_program(o, &c, &n, machine);
 	if (status == RECORD_FAILED && err[0])
 		fprintf(stderr, "dpm record: %s\n", err);

@@ -174,8 +174,16 @@ r=$?
 check "record: the program's output, unmarked, and exit 0 (got $r)" [ "$r" -eq 0 ] && grep -qx "three" "$out" && grep -qx "pp: 14 bytes" "$out"
 check "record: only its own job is in its log" \
 	[ -z "$(csv "$TEST_DIR/rec.log" 'c["task"] ~ /^1\./ && c["type"] != "MARK" { print }')" ]
+check "record: the process was metered before its first instruction (its first trace is its start)" \
+	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] != "MARK" && c["task"] ~ /^2\./ { print c["type"]; exit }')" = STARTPROCESS ]
 check "record: ...which is complete (its end is there)" \
 	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] == "TERMPROCESS" && c["dst"] == c["task"] { n++ } END { print n + 0 }')" -eq 1 ]
+printf 'filter meter\nnewjob two\nadd two n1 pp serve pair 5\nadd two n2 pp call pair 5\nsetflags two all\nstartjob two\n' >"$TEST_DIR/two.ctl"
+"$DPM" record --dir "$d" -q -o "$TEST_DIR/two.log" -f "$TEST_DIR/two.ctl" >"$out"
+r=$?
+check "record -f: a script's two processes run to their ends (exit $r)" [ "$r" -eq 0 ] && [ "$(grep -c 'DONE: .*reason: normal' "$out")" -eq 2 ]
+check "record -f: both processes' traces are in its log" \
+	[ "$(csv "$TEST_DIR/two.log" 'c["type"] == "TERMPROCESS" { n++ } END { print n + 0 }')" -eq 2 ]
 "$DPM" record --dir "$d" -q -o "$TEST_DIR/fault.log" -- pp fault >/dev/null
 r=$?
 check "record: a divide fault gives 128+4 (got $r)" [ "$r" -eq 132 ]
