@@ -48,6 +48,20 @@ new_cluster_dir() {
 	echo "$d"
 }
 
+# relay_results CONSOLE COUNT WHAT [LINE_PREFIX]: a guest suite's "ok" and
+# "not ok" lines in CONSOLE as this script's results (LINE_PREFIX before
+# each), then one more result, "WHATall COUNT cases reported".
+relay_results() {
+	local console=$1 count=$2 what=$3 prefix=${4:-} line
+	while read -r line; do
+		case $line in
+		"ok "*) ok "$prefix${line#ok * - }" ;;
+		"not ok "*) not_ok "$prefix${line#not ok * - }" ;;
+		esac
+	done < <(grep -E '^(ok|not ok) ' "$console")
+	check "${what}all $count cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq "$count" ]
+}
+
 # Pids recorded in DIR/state (the supervisor's and every process it started).
 state_pids() {
 	awk '$1 == "node" { print $5 } $1 == "switch" { print $3 } $1 == "service" && $4 > 0 { print $4 }

@@ -29,14 +29,8 @@ CLUSTER
 	local console=$d/n1.console
 	suite_done() { grep -q '^init: t_fs ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
 	wait_until 100 suite_done
-	while read -r line; do
-		case $line in
-		"ok "*) ok "${line#ok * - }" ;;
-		"not ok "*) not_ok "${line#not ok * - }" ;;
-		esac
-	done < <(grep -E '^(ok|not ok) ' "$console")
+	relay_results "$console" $cases "fs: $name: "
 	grep '^# ' "$console"
-	check "fs: $name: all $cases cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq "$cases" ]
 	check "fs: $name: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	"$DPM" cluster down --dir "$d" >/dev/null
 }

@@ -28,13 +28,7 @@ if wait_until 240 asked_to_kill; then
 fi
 wait_until 120 suite_done
 
-while read -r line; do
-	case $line in
-	"ok "*) ok "mixed: ${line#ok * - }" ;;
-	"not ok "*) not_ok "mixed: ${line#not ok * - }" ;;
-	esac
-done < <(grep -E '^(ok|not ok) ' "$console")
-check "mixed: all 8 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 8 ]
+relay_results "$console" 8 "mixed: " "mixed: "
 check "mixed: node 1 (ARM) powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 check "mixed: nodes 2 and 3 (x86) ran on" [ "$(status_field "$d" n2 6)" = running ] && [ "$(status_field "$d" n3 6)" = running ]
 "$DPM" cluster down --dir "$d" >/dev/null

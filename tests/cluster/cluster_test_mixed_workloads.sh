@@ -31,13 +31,7 @@ CLUSTER
 	wait_until 180 either
 	asked && kill -KILL "$(status_field "$d" n4 5)"
 	wait_until 60 done_
-	while read -r line; do
-		case $line in
-		"ok "*) ok "$name: ${line#ok * - }" ;;
-		"not ok "*) not_ok "$name: ${line#not ok * - }" ;;
-		esac
-	done < <(grep -E '^(ok|not ok) ' "$console")
-	check "$name: all $cases cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq "$cases" ]
+	relay_results "$console" $cases "$name: " "$name: "
 	check "$name: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	"$DPM" cluster down --dir "$d" >/dev/null
 }

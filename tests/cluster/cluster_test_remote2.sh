@@ -23,13 +23,7 @@ if wait_until 180 asked_to_kill; then
 fi
 wait_until 120 suite_done
 
-while read -r line; do
-	case $line in
-	"ok "*) ok "${line#ok * - }" ;;
-	"not ok "*) not_ok "${line#not ok * - }" ;;
-	esac
-done < <(grep -E '^(ok|not ok) ' "$console")
-check "remote2: all 8 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 8 ]
+relay_results "$console" 8 "remote2: "
 check "remote2: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 check "remote2: node 2 was killed, not ended" [ "$(status_field "$d" n2 6)" != running ]
 "$DPM" cluster down --dir "$d" >/dev/null

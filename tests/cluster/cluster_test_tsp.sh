@@ -25,13 +25,7 @@ if wait_until 180 asked_to_kill; then
 fi
 wait_until 40 suite_done
 
-while read -r line; do
-	case $line in
-	"ok "*) ok "${line#ok * - }" ;;
-	"not ok "*) not_ok "${line#not ok * - }" ;;
-	esac
-done < <(grep -E '^(ok|not ok) ' "$console")
-check "tsp: all 4 cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq 4 ]
+relay_results "$console" 4 "tsp: "
 check "tsp: the lost server was reported" grep -q '^tsp: server 1 .*lost (seen by its watcher): E_NODEDOWN' "$console"
 check "tsp: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 "$DPM" cluster down --dir "$d" >/dev/null
