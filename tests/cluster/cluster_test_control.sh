@@ -84,9 +84,9 @@ check "states: a stopped job is not stopped again" has "'pp' is already stopped"
 check "states: the stopped process is removed (killed)" grep -qx "'pp' removed" "$out"
 check "states: no job left" grep -qx "no jobs" "$out"
 
-# stop really stops: 300 ms of CPU, stopped at once, still there 3 s later
+# stop really stops: 2 s of CPU, stopped at once, still there 3 s later
 {
-	echo "filter meter"; echo "newjob s"; echo "add s n2 pp spin 300"; echo "startjob s"
+	echo "filter meter"; echo "newjob s"; echo "add s n2 pp spin 2000"; echo "startjob s"
 	echo "stopjob s"; sleep 3; echo "jobs s"; echo "startjob s"; echo "wait s 30"; echo "rmjob s"
 } | "$DPM" control --dir "$d" >"$out" 2>"$err"
 check "stop: the stopped process did not finish meanwhile" grep -qE '^  2\.[0-9]+ +stopped +pp +n2' "$out"
