@@ -26,7 +26,8 @@ ANALYSIS_REPORT := analysis/report_spec.c analysis/report_run.c analysis/report_
 	analysis/report_cross.c analysis/report_plot.c analysis/report_timeline.c \
 	analysis/report_thesis.c analysis/report_page.c analysis/report_stats_section.c \
 	analysis/report_parallel_section.c analysis/report_causality.c analysis/report_main.c \
-	analysis/html.c analysis/thesis_ref.c
+	analysis/html.c analysis/thesis_ref.c analysis/report_study.c analysis/report_study_fs.c \
+	analysis/report_study_fs_page.c analysis/report_study_tsp.c analysis/report_study_tsp_page.c
 
 ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
 	$(ANALYSIS_CLI) $(ANALYSIS_REPORT)

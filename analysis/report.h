@@ -37,7 +37,14 @@ struct report_spec {
 	char *system;
 	char *names;            /* names file: "node.pid NAME ROLE" lines, or NULL */
 	char *mtime;            /* delivery-time table, or NULL for the default */
+	/* What the run is in a study (--study): all optional. */
+	char config[16];        /* config=X, letters and digits; "" if not given */
+	long users;             /* users=K: concurrent file-system test users */
+	long n, p, version;     /* TSP matrix size, servers, program version 1..3 */
+	long rep;               /* repetition: runs differing only in rep repeat one measurement */
 };
+
+#define REPORT_UNSET (-1L)      /* a study key not given */
 
 /* 0 ok; -1 with what is wrong in err ("run 'A': ..."). */
 int report_spec_parse(const char *arg, struct report_spec *s, char *err, size_t errlen);
@@ -93,17 +100,28 @@ int report_keep_inputs(struct report_run *r, const char *dir, char *why, size_t 
  * machines X ran them on, the rest stay where Y ran them. */
 struct report_cross {
 	size_t n;
+	struct report_run **run; /* the runs of the matrix, in its order */
 	double *p[2];            /* [0] measured, [1] with contention; n*n, row X, column Y */
 	size_t *shared;          /* n*n: processes X and Y both traced */
 	int any;                 /* some pair of different runs shares a process */
 };
 
-int report_cross_compute(struct report_cross *x, struct report_run *runs, size_t n,
-			 char *err, size_t errlen);
+/* The matrix of the runs pick[0..n-1] (indices into runs), or of all n
+ * runs in their order when pick is NULL. */
+int report_cross_compute(struct report_cross *x, struct report_run *runs, const size_t *pick,
+			 size_t n, char *err, size_t errlen);
 void report_cross_free(struct report_cross *x);
 /* Percent difference of the prediction from X's own measured P. */
-double report_cross_diff(const struct report_cross *x, const struct report_run *runs,
-			 int mode, size_t row, size_t col);
+double report_cross_diff(const struct report_cross *x, int mode, size_t row, size_t col);
+
+/* P of the assignment `spec` (as --assign takes it) on run y's trace,
+ * with or without CPU contention; w is scratch for y's graph. */
+int report_predict(const struct report_run *y, const char *spec, int contention,
+		   struct pwork *w, double *p, char *err, size_t errlen);
+/* Append "node.pid=MACHINE" for y's process q to the growing spec *s
+ * (length *len, capacity *cap).  -1 out of memory. */
+int report_assign_add(char **s, size_t *len, size_t *cap, const struct report_run *y,
+		      uint32_t q, const char *machine);
 
 /* ---- figures -------------------------------------------------------------- */
 
@@ -136,6 +154,16 @@ enum { PLOT_P, PLOT_CPU, PLOT_SIZES, PLOT_PROFILE, PLOT_TIMELINE, REPORT_PLOTS }
 int report_plots(const struct report_run *r, const struct thesis_ref *ref,
 		 struct report_tools *tools, struct report_figure fig[REPORT_PLOTS], char *why,
 		 size_t whylen);
+/* Write fig's .dat with data() and .gp with script(), then draw it
+ * unless data() wrote no point (empty: the note then).  -1 with why if a
+ * file cannot be written. */
+typedef int report_data_fn(FILE *f, const void *ctx);
+typedef void report_script_fn(FILE *f, const struct report_figure *fig, const void *ctx);
+int report_plot(struct report_tools *tools, struct report_figure *fig, const void *ctx,
+		report_data_fn *data, report_script_fn *script, const char *empty, char *why,
+		size_t whylen);
+/* The first lines of every gnuplot script: SVG of width x height. */
+void report_gp_preamble(FILE *f, const struct report_figure *fig, int width, int height);
 /* P of every configuration across the runs. */
 int report_plot_runs(const struct report_run *runs, size_t n, struct report_tools *tools,
 		     struct report_figure *fig, char *why, size_t whylen);
@@ -168,8 +196,102 @@ void report_profile(const struct report_run *r, const double *when, double t_max
  * "branch". */
 void report_compare(const struct report_run *r, const struct thesis_ref *ref,
 		    const char *what, char *out, size_t len);
-void report_compare_cross(const struct report_cross *x, const struct report_run *runs,
-			  const struct thesis_ref *ref, char *out, size_t len);
+void report_compare_cross(const struct report_cross *x, const struct thesis_ref *ref, char *out,
+			  size_t len);
+/* Append formatted text to out (of size len). */
+void report_say(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- the page ------------------------------------------------------------- */
+
+/* ---- the studies of issue 8 (--study fs|tsp; report_study*.c) ------------- */
+
+enum report_study_kind { STUDY_NONE, STUDY_FS, STUDY_TSP };
+
+/* Repeats of one measurement: how many, their sum, least and greatest
+ * (NaN values are left out). */
+struct study_agg {
+	size_t n;
+	double sum, min, max;
+};
+void study_agg_add(struct study_agg *a, double v);
+double study_agg_mean(const struct study_agg *a);   /* NaN when empty */
+
+/* File system, users versus P: the runs with users=K, repeats together. */
+struct study_users {
+	long users;
+	size_t runs;
+	struct study_agg p_measured, p_contention;
+	struct study_agg q_max, q_mean;     /* the RI's queue, as dpm stats computes it */
+};
+
+/* File system, predicted versus measured completion of a run with config=. */
+struct study_completion {
+	size_t run;
+	double predicted_ns;     /* t_max of the measured configuration with contention */
+	double measured_ns;      /* longest span of one machine's events on its own clock */
+	double error_pct;        /* (predicted - measured) / measured */
+};
+
+/* TSP: the three P of the thesis's Fig. 5.20. */
+enum { TSP_MAX, TSP_ONE, TSP_TWO, TSP_KINDS };
+
+struct study_tsp_run {
+	size_t run;
+	double P[TSP_KINDS];     /* upper bound, one server per machine, two per machine */
+	double t_ms;             /* T, total CPU */
+	double controller_pct;   /* the controller's share of T */
+};
+
+/* Runs of one (version, n, p), or (version 1, n) for the CPU table (p 0). */
+struct study_tsp_group {
+	long version, n, p;
+	size_t runs;
+	struct study_agg P[TSP_KINDS], t_ms, controller_pct;
+};
+
+#define STUDY_FIGURES 12
+
+struct report_study {
+	int kind;
+	/* fs */
+	struct study_users *users;
+	size_t nusers;
+	size_t *config_runs;     /* runs with config=, in config (then rep) order */
+	size_t nconfig;
+	struct study_completion *completion;   /* one per config run, same order */
+	int no_ri;               /* some users run has no process named RI */
+	/* tsp */
+	struct study_tsp_run *tsp;             /* one per run, the runs' order */
+	size_t ntsp;
+	struct study_tsp_group *groups;        /* by version, n, p */
+	size_t ngroups;
+	struct study_tsp_group *cpu;           /* version 1 by n */
+	size_t ncpu;
+	long versions_n;         /* the n the versions are compared at, or REPORT_UNSET */
+	struct report_figure fig[STUDY_FIGURES];
+	size_t nfig;
+};
+
+/* Compute the study of kind from the analysed runs.  0 ok; else an exit
+ * code with what is wrong in err (a TSP run without its controller). */
+int report_study_compute(struct report_study *s, int kind, const struct report_run *runs,
+			 size_t n, char *err, size_t errlen);
+void report_study_free(struct report_study *s);
+/* Write the study's CSV files and plots into tools->dir (x: the
+ * predictions across the configurations).  -1 with why. */
+int report_study_write(struct report_study *s, const struct report_run *runs,
+		       const struct report_cross *x, const struct thesis_ref *ref,
+		       struct report_tools *tools, char *why, size_t whylen);
+int report_study_fs_compute(struct report_study *s, const struct report_run *runs, size_t n,
+			    char *err, size_t errlen);
+int report_study_tsp_compute(struct report_study *s, const struct report_run *runs, size_t n,
+			     char *err, size_t errlen);
+int report_study_fs_write(struct report_study *s, const struct report_run *runs,
+			  const struct report_cross *x, const struct thesis_ref *ref,
+			  struct report_tools *tools, char *why, size_t whylen);
+int report_study_tsp_write(struct report_study *s, const struct report_run *runs,
+			   const struct thesis_ref *ref, struct report_tools *tools, char *why,
+			   size_t whylen);
 
 /* ---- the page ------------------------------------------------------------- */
 
@@ -177,6 +299,8 @@ struct report_opts {
 	const char *dir;
 	const char *title;
 	const struct thesis_ref *ref;    /* with --thesis, else NULL */
+	int study;                       /* enum report_study_kind */
+	const struct thesis_ref *study_ref;  /* the reference a study is set beside */
 };
 
 struct report_page_data {
@@ -188,6 +312,7 @@ struct report_page_data {
 	struct report_figure *diagrams;                 /* per run */
 	struct report_figure runs_plot;
 	const struct report_tools *tools;
+	const struct report_study *study;
 };
 
 /* Write DIR/index.html.  0 ok; -1 with why. */
@@ -211,6 +336,11 @@ void report_section_causality(FILE *f, const struct report_page_data *d, size_t 
 void report_section_cross(FILE *f, const struct report_page_data *d);
 void report_section_reference(FILE *f, const struct report_page_data *d);
 void report_section_raw(FILE *f, const struct report_page_data *d);
+void report_section_study(FILE *f, const struct report_page_data *d);
+void report_section_study_fs(FILE *f, const struct report_page_data *d);
+void report_section_study_tsp(FILE *f, const struct report_page_data *d);
+/* A cell with the mean of a's values and, for repeats, their min..max. */
+void report_agg_cell(FILE *f, const struct study_agg *a, const char *fmt);
 
 int report_main(int argc, char **argv);
 

@@ -27,6 +27,25 @@ static uint32_t same_process(const struct report_run *x, const struct report_run
 	return NO_PROC;
 }
 
+int report_assign_add(char **s, size_t *len, size_t *cap, const struct report_run *y,
+		      uint32_t q, const char *machine)
+{
+	char item[160], name[32];
+	int n = snprintf(item, sizeof item, "%s%s=%s", *len ? "," : "",
+			 process_name(&y->tr, q, name, sizeof name), machine);
+	if (!*s || *len + (size_t)n + 1 > *cap) {
+		size_t want = 2 * (*len + (size_t)n + 1);
+		char *grown = realloc(*s, want);
+		if (!grown)
+			return -1;
+		*s = grown;
+		*cap = want;
+	}
+	memcpy(*s + *len, item, (size_t)n + 1);
+	*len += (size_t)n;
+	return 0;
+}
+
 /* "node.pid=MACHINE,..." moving y's processes to x's machines; NULL out of
  * memory.  *shared counts them. */
 static char *assignment_of(const struct report_run *x, const struct report_run *y, size_t *shared)
@@ -42,27 +61,16 @@ static char *assignment_of(const struct report_run *x, const struct report_run *
 		uint32_t p = report_traced(y, q) ? same_process(x, y, q) : NO_PROC;
 		if (p == NO_PROC)
 			continue;
-		char item[160], name[32];
-		const char *machine = xa->label[xa->machine_of[p]];
-		int n = snprintf(item, sizeof item, "%s%s=%s", len ? "," : "",
-				 process_name(&y->tr, q, name, sizeof name), machine);
-		if (len + (size_t)n + 1 > cap) {
-			char *grown = realloc(spec, cap = 2 * (len + (size_t)n + 1));
-			if (!grown) {
-				free(spec);
-				return NULL;
-			}
-			spec = grown;
+		if (report_assign_add(&spec, &len, &cap, y, q, xa->label[xa->machine_of[p]]) < 0) {
+			free(spec);
+			return NULL;
 		}
-		memcpy(spec + len, item, (size_t)n + 1);
-		len += (size_t)n;
 		++*shared;
 	}
 	return spec;
 }
 
-/* P of configuration `spec` on y's trace, with or without contention. */
-static int predict(const struct report_run *y, const char *spec, int contention,
+int report_predict(const struct report_run *y, const char *spec, int contention,
 		   struct pwork *w, double *p, char *err, size_t errlen)
 {
 	struct config_run c;
@@ -75,11 +83,11 @@ static int predict(const struct report_run *y, const char *spec, int contention,
 }
 
 /* Column y: every other run's assignment applied to y's trace. */
-static int column(struct report_cross *x, struct report_run *runs, size_t y, char *err,
-		  size_t errlen)
+static int column(struct report_cross *x, size_t y, char *err, size_t errlen)
 {
+	struct report_run *const *runs = x->run;
 	struct pwork w;
-	if (pwork_alloc(&w, runs[y].g.nnodes) < 0) {
+	if (pwork_alloc(&w, runs[y]->g.nnodes) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -87,12 +95,12 @@ static int column(struct report_cross *x, struct report_run *runs, size_t y, cha
 	for (size_t row = 0; row < x->n && rc == 0; row++) {
 		size_t k = row * x->n + y;
 		if (row == y) {
-			x->p[0][k] = runs[y].cfg[CFG_MEASURED].r.P;
-			x->p[1][k] = runs[y].cfg[CFG_CONTENTION].r.P;
+			x->p[0][k] = runs[y]->cfg[CFG_MEASURED].r.P;
+			x->p[1][k] = runs[y]->cfg[CFG_CONTENTION].r.P;
 			x->shared[k] = 0;
 			continue;
 		}
-		char *spec = assignment_of(&runs[row], &runs[y], &x->shared[k]);
+		char *spec = assignment_of(runs[row], runs[y], &x->shared[k]);
 		if (!spec) {
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
@@ -100,9 +108,9 @@ static int column(struct report_cross *x, struct report_run *runs, size_t y, cha
 			x->p[0][k] = x->p[1][k] = NAN;
 		} else {
 			x->any = 1;
-			rc = predict(&runs[y], spec, 0, &w, &x->p[0][k], err, errlen);
+			rc = report_predict(runs[y], spec, 0, &w, &x->p[0][k], err, errlen);
 			if (rc == 0)
-				rc = predict(&runs[y], spec, 1, &w, &x->p[1][k], err, errlen);
+				rc = report_predict(runs[y], spec, 1, &w, &x->p[1][k], err, errlen);
 		}
 		free(spec);
 	}
@@ -110,45 +118,48 @@ static int column(struct report_cross *x, struct report_run *runs, size_t y, cha
 	return rc;
 }
 
-int report_cross_compute(struct report_cross *x, struct report_run *runs, size_t n,
-			 char *err, size_t errlen)
+int report_cross_compute(struct report_cross *x, struct report_run *runs, const size_t *pick,
+			 size_t n, char *err, size_t errlen)
 {
 	memset(x, 0, sizeof *x);
 	x->n = n;
-	x->p[0] = calloc(n * n, sizeof(double));
-	x->p[1] = calloc(n * n, sizeof(double));
-	x->shared = calloc(n * n, sizeof(size_t));
-	if (!x->p[0] || !x->p[1] || !x->shared) {
+	x->run = calloc(n + 1, sizeof *x->run);
+	x->p[0] = calloc(n * n + 1, sizeof(double));
+	x->p[1] = calloc(n * n + 1, sizeof(double));
+	x->shared = calloc(n * n + 1, sizeof(size_t));
+	if (!x->run || !x->p[0] || !x->p[1] || !x->shared) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	for (size_t i = 0; i < n; i++)
+		x->run[i] = &runs[pick ? pick[i] : i];
 	for (size_t y = 0; y < n; y++)
-		if (column(x, runs, y, err, errlen) < 0)
+		if (column(x, y, err, errlen) < 0)
 			return -1;
 	return 0;
 }
 
 void report_cross_free(struct report_cross *x)
 {
+	free(x->run);
 	free(x->p[0]);
 	free(x->p[1]);
 	free(x->shared);
 	memset(x, 0, sizeof *x);
 }
 
-double report_cross_diff(const struct report_cross *x, const struct report_run *runs,
-			 int mode, size_t row, size_t col)
+double report_cross_diff(const struct report_cross *x, int mode, size_t row, size_t col)
 {
-	double own = runs[row].cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P;
+	double own = x->run[row]->cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P;
 	double predicted = x->p[mode][row * x->n + col];
 	return own > 0 ? 100.0 * (predicted - own) / own : NAN;
 }
 
 /* ---- on the page ---------------------------------------------------------- */
 
-static void cross_table(FILE *f, const struct report_cross *x, const struct report_run *runs,
-			int mode)
+static void cross_table(FILE *f, const struct report_cross *x, int mode)
 {
+	struct report_run *const *runs = x->run;
 	static const char *const ids[2] = { "cross-measured", "cross-contention" };
 	static const char *const what[2] = { "with delivery times", "with delivery times and CPU "
 					     "contention" };
@@ -158,16 +169,16 @@ static void cross_table(FILE *f, const struct report_cross *x, const struct repo
 	for (size_t col = 0; col < x->n; col++) {
 		size_t used = strlen(heads);
 		snprintf(heads + used, sizeof heads - used, "|#from the trace of %s",
-			 runs[col].spec->name);
+			 runs[col]->spec->name);
 	}
 	html_table_begin(f, ids[mode], NULL, caption, heads);
 	for (size_t row = 0; row < x->n; row++) {
 		html_row_begin(f);
-		html_cell(f, "%s", runs[row].spec->name);
-		html_cell_real(f, "%.3f", runs[row].cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P);
+		html_cell(f, "%s", runs[row]->spec->name);
+		html_cell_real(f, "%.3f", runs[row]->cfg[mode ? CFG_CONTENTION : CFG_MEASURED].r.P);
 		for (size_t col = 0; col < x->n; col++) {
 			double p = x->p[mode][row * x->n + col];
-			double diff = report_cross_diff(x, runs, mode, row, col);
+			double diff = report_cross_diff(x, mode, row, col);
 			if (isnan(p))
 				html_cell(f, "no shared process");
 			else if (row == col)
@@ -219,11 +230,14 @@ void report_section_cross(FILE *f, const struct report_page_data *d)
 		  "the others stay where the column's run ran them. The diagonal is the row's own "
 		  "measured P; elsewhere the cell is the predicted P and, in brackets, how far it is "
 		  "from the row's own P ((predicted - own) / own).");
-	cross_table(f, x, d->runs, 0);
-	cross_table(f, x, d->runs, 1);
-	if (d->o->ref && thesis_ref_count(d->o->ref, "fs_cross_pct")) {
-		thesis_cross_table(f, d->o->ref);
-		report_compare_cross(x, d->runs, d->o->ref, sentence, sizeof sentence);
+	cross_table(f, x, 0);
+	cross_table(f, x, 1);
+	/* A file-system study sets its configurations beside the thesis's. */
+	const struct thesis_ref *ref = d->o->ref ? d->o->ref
+			: d->o->study == STUDY_FS ? d->o->study_ref : NULL;
+	if (ref && thesis_ref_count(ref, "fs_cross_pct")) {
+		thesis_cross_table(f, ref);
+		report_compare_cross(x, ref, sentence, sizeof sentence);
 		if (sentence[0])
 			html_para(f, "ref", "%s", sentence);
 	}

@@ -1,6 +1,7 @@
 /*
  * analysis/report_main.c - `dpm report -o DIR [--title T] [--thesis
- * [REFFILE]] RUN...`: the command line, and the order of the work.
+ * [REFFILE]] [--study fs|tsp] RUN...`: the command line, and the order of
+ * the work.
  *
  * Everything that can be wrong with the input (a RUN, a trace, a names or
  * delivery-time file, the reference file) is found before DIR is touched,
@@ -22,6 +23,7 @@
 struct ropts {
 	const char *dir, *title, *ref_path;
 	int thesis;
+	int study;
 	struct report_spec *specs;
 	size_t nspecs;
 };
@@ -29,7 +31,7 @@ struct ropts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: dpm report -o DIR [--title T] [--thesis [REFFILE]] RUN...\n"
+		"usage: dpm report -o DIR [--title T] [--thesis [REFFILE]] [--study fs|tsp] RUN...\n"
 		"\n"
 		"Write DIR/index.html: message statistics, P in the thesis's five\n"
 		"configurations, paths of causality, a timeline and other plots for each\n"
@@ -46,6 +48,10 @@ static void usage(FILE *out)
 		"                       processes of different runs with the same NAME are\n"
 		"                       the same process for the predictions across runs\n"
 		"  mtime=FILE           delivery times (size_bytes,local_ns,remote_ns)\n"
+		"  config=X             the run's configuration in a study (letters, digits)\n"
+		"  users=K              concurrent file-system test users\n"
+		"  n=N p=P version=V    TSP matrix size, servers, program version (1-3)\n"
+		"  rep=R                repetition: runs differing only in rep are repeats\n"
 		"LIST is node.pid values joined with '+': requestors=5.1+5.2.\n"
 		"\n"
 		"  -o, --output DIR     the report directory (made if missing)\n"
@@ -53,6 +59,11 @@ static void usage(FILE *out)
 		"  --thesis [REFFILE]   show the thesis's published values beside ours,\n"
 		"                       labelled as reference (default file:\n"
 		"                       analysis/thesis_reference.csv of the source tree)\n"
+		"  --study fs|tsp       add the file-system study (users versus P, predicted\n"
+		"                       versus measured completion, configurations A, B, C)\n"
+		"                       or the TSP study (P for one and two servers per\n"
+		"                       machine, CPU, versions); its tables also as\n"
+		"                       DIR/study-*.csv, beside the thesis's values\n"
 		"  --help               this text\n"
 		"\n"
 		"Example: dpm report -o rep A=a.log,requestors=5.1+5.2 B=b.csv\n"
@@ -128,6 +139,13 @@ static int parse_options(int argc, char **argv, struct ropts *o)
 				return cli_usage_error("report", "--title wants a text");
 		} else if (is_option(a, "--thesis")) {
 			thesis_option(o, argc, argv, &i);
+		} else if (is_option(a, "--study")) {
+			const char *v = value_of(argc, argv, &i, a, "--study");
+			o->study = !v ? STUDY_NONE : !strcmp(v, "fs") ? STUDY_FS
+				 : !strcmp(v, "tsp") ? STUDY_TSP : STUDY_NONE;
+			if (!o->study)
+				return cli_usage_error("report", "--study wants fs or tsp%s%s%s",
+						       v ? " (not '" : "", v ? v : "", v ? "')" : "");
 		} else {
 			return cli_usage_error("report", "unknown option '%s'", a);
 		}
@@ -159,6 +177,7 @@ struct report_job {
 	struct report_figure *diagrams;
 	struct report_tools tools;
 	struct report_page_data page;
+	struct report_study study;
 	char title[512];
 };
 
@@ -175,15 +194,20 @@ static int fail(int code, const char *fmt, ...)
 	return code;
 }
 
+/* The thesis's values: for --thesis, and for a study, which is always
+ * set beside them. */
 static int load_reference(struct report_job *j)
 {
 	char err[600], def[4096];
-	if (!j->o->thesis)
+	if (!j->o->thesis && !j->o->study)
 		return EXIT_OK;
 	const char *path = j->o->ref_path ? j->o->ref_path : thesis_ref_default(def, sizeof def);
 	if (thesis_ref_load(&j->ref, path, err, sizeof err) < 0)
 		return fail(EXIT_BADINPUT, "%s", err);
-	j->ro.ref = &j->ref;
+	if (j->o->thesis)
+		j->ro.ref = &j->ref;
+	if (j->o->study)
+		j->ro.study_ref = &j->ref;
 	return EXIT_OK;
 }
 
@@ -195,7 +219,18 @@ static int analyse_runs(struct report_job *j)
 		if (rc)
 			return fail(rc, "run '%s': %s", j->o->specs[i].name, err);
 	}
-	if (report_cross_compute(&j->page.cross, j->runs, j->o->nspecs, err, sizeof err) < 0)
+	/* A study predicts across its configurations only (the TSP runs are
+	 * different programs, none a configuration of another). */
+	const size_t *pick = NULL;
+	size_t n = j->o->nspecs;
+	if (j->o->study) {
+		int rc = report_study_compute(&j->study, j->o->study, j->runs, n, err, sizeof err);
+		if (rc)
+			return fail(rc, "%s", err);
+		pick = j->study.config_runs;
+		n = j->study.nconfig;
+	}
+	if (report_cross_compute(&j->page.cross, j->runs, pick, n, err, sizeof err) < 0)
 		return fail(EXIT_FAILED, "predictions across runs: %s", err);
 	return EXIT_OK;
 }
@@ -223,6 +258,9 @@ static int draw_everything(struct report_job *j)
 			return fail(EXIT_FAILED, "run '%s': %s", j->runs[i].spec->name, why);
 	}
 	if (n > 1 && report_plot_runs(j->runs, n, &j->tools, &j->page.runs_plot, why, sizeof why) < 0)
+		return fail(EXIT_FAILED, "%s", why);
+	if (j->o->study && report_study_write(&j->study, j->runs, &j->page.cross, j->ro.study_ref,
+					      &j->tools, why, sizeof why) < 0)
 		return fail(EXIT_FAILED, "%s", why);
 	return EXIT_OK;
 }
@@ -261,6 +299,7 @@ static int run_job(struct report_job *j)
 	j->page.plots = j->plots;
 	j->page.diagrams = j->diagrams;
 	j->page.tools = &j->tools;
+	j->page.study = &j->study;
 	char why[600];
 	if (report_page(&j->page, why, sizeof why) < 0)
 		return fail(EXIT_FAILED, "%s", why);
@@ -281,6 +320,7 @@ static void free_job(struct report_job *j)
 	free(j->plots);
 	free(j->diagrams);
 	report_cross_free(&j->page.cross);
+	report_study_free(&j->study);
 	thesis_ref_free(&j->ref);
 }
 
@@ -295,6 +335,7 @@ int report_main(int argc, char **argv)
 	struct report_job j = { .o = &o };
 	j.ro.dir = o.dir;
 	j.ro.title = o.title;
+	j.ro.study = o.study;
 	j.tools.dir = o.dir;
 	if (!o.title)
 		default_title(&j);

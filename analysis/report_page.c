@@ -92,7 +92,7 @@ void report_section_summary(FILE *f, const struct report_page_data *d)
 	html_para(f, NULL, "%zu traced run%s, analysed by dpm report from the traces alone: message "
 		  "statistics (thesis §5.2.2), the parallelism factor P in five configurations "
 		  "(§5.2.3), paths of causality where requestors were named (§5.2.4)%s.", d->nruns,
-		  d->nruns == 1 ? "" : "s", d->nruns > 1 ? ", and each run's P predicted from the "
+		  d->nruns == 1 ? "" : "s", d->cross.n > 1 ? ", and each run's P predicted from the "
 		  "others' traces (Fig. 5.17)" : "");
 	if (d->tools->missing || d->tools->failed)
 		html_para(f, "note", "Some figures could not be drawn (%s); their data and scripts "
@@ -157,9 +157,11 @@ static void write_page(FILE *f, const struct report_page_data *d)
 {
 	html_page_begin(f, d->o->title);
 	report_section_summary(f, d);
+	if (d->o->study)
+		report_section_study(f, d);
 	for (size_t i = 0; i < d->nruns; i++)
 		run_section(f, d, i);
-	if (d->nruns > 1)
+	if (d->cross.n > 1)
 		report_section_cross(f, d);
 	report_section_reference(f, d);
 	report_section_raw(f, d);

@@ -34,7 +34,7 @@ FILE *report_file(const char *dir, const char *id, const char *ext, char *why, s
 	return f;
 }
 
-static void gp_preamble(FILE *f, const struct report_figure *fig, int width, int height)
+void report_gp_preamble(FILE *f, const struct report_figure *fig, int width, int height)
 {
 	fprintf(f, "# %s.gp - written by dpm report; redraw with: gnuplot %s.gp\n", fig->id, fig->id);
 	fprintf(f, "# data: %s.dat\n", fig->id);
@@ -86,14 +86,9 @@ static void figure_init(struct report_figure *fig, const char *run, const char *
 	snprintf(fig->id, sizeof fig->id, "%s-%s", run, what);
 }
 
-/* Write a plot's data; the number of points written, or -1. */
-typedef int data_fn(FILE *f, const void *ctx);
-typedef void script_fn(FILE *f, const struct report_figure *fig, const void *ctx);
-
-/* Write fig's .dat with data() and .gp with script(), then draw it, unless
- * there is nothing to draw (empty: what the note says then). */
-static int plot(struct report_tools *tools, struct report_figure *fig, const void *ctx,
-		data_fn *data, script_fn *script, const char *empty, char *why, size_t whylen)
+int report_plot(struct report_tools *tools, struct report_figure *fig, const void *ctx,
+		report_data_fn *data, report_script_fn *script, const char *empty, char *why,
+		size_t whylen)
 {
 	FILE *f = report_file(tools->dir, fig->id, ".dat", why, whylen);
 	if (!f)
@@ -140,7 +135,7 @@ static int p_data(FILE *f, const void *v)
 static void p_script(FILE *f, const struct report_figure *fig, const void *v)
 {
 	const struct p_ctx *c = v;
-	gp_preamble(f, fig, 720, 340);
+	report_gp_preamble(f, fig, 720, 340);
 	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
 		   "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
 		   "set ylabel \"P = T / t_max\"\nset yrange [0:*]\nset key top right\n");
@@ -182,7 +177,7 @@ static int cpu_data(FILE *f, const void *v)
 static void bar_script(FILE *f, const struct report_figure *fig, int height, const char *xlabel,
 		       const char *ylabel, const char *colour)
 {
-	gp_preamble(f, fig, 720, height);
+	report_gp_preamble(f, fig, 720, height);
 	fprintf(f, "set style data histograms\nset style histogram gap 1\n"
 		   "set style fill solid 0.85 border -1\nset boxwidth 0.8\nset yrange [0:*]\n"
 		   "set xtics rotate by -45\nunset key\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
@@ -259,7 +254,7 @@ static void profile_script(FILE *f, const struct report_figure *fig, const void 
 	const char *unit;
 	double t_max = fmax(r->cfg[CFG_MEASURED].r.t_max, r->cfg[CFG_UPPER].r.t_max);
 	double div = time_unit(t_max, &unit);
-	gp_preamble(f, fig, 720, 320);
+	report_gp_preamble(f, fig, 720, 320);
 	fprintf(f, "set xlabel \"time on the longest-path timing (%s)\"\n"
 		   "set ylabel \"processes running\"\nset yrange [0:*]\nset key top right\n", unit);
 	fprintf(f, "plot \"%s.dat\" index 0 using ($1/%g):2 with steps lw 1.5 lc rgb \"#3b6ea5\" "
@@ -290,7 +285,7 @@ static void timeline_script(FILE *f, const struct report_figure *fig, const void
 	const char *unit;
 	double div = time_unit(c->tl->until, &unit);
 	int height = 120 + 22 * (int)c->tl->nlanes;
-	gp_preamble(f, fig, 900, height < 260 ? 260 : height);
+	report_gp_preamble(f, fig, 900, height < 260 ? 260 : height);
 	fprintf(f, "set xlabel \"time on the longest-path timing of the measured configuration (%s)\"\n"
 		   "set xrange [0:%g]\nset yrange [-0.7:%g]\nunset key\nset grid xtics\nset ytics (",
 		unit, c->tl->until / div, (double)c->tl->nlanes - 0.3);
@@ -322,13 +317,13 @@ int report_plots(const struct report_run *r, const struct thesis_ref *ref,
 	figure_init(&fig[PLOT_SIZES], name, "sizes");
 	figure_init(&fig[PLOT_PROFILE], name, "profile");
 	figure_init(&fig[PLOT_TIMELINE], name, "timeline");
-	if (plot(tools, &fig[PLOT_P], &pc, p_data, p_script, "", why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_CPU], r, cpu_data, cpu_script, "", why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_SIZES], r, sizes_data, sizes_script,
+	if (report_plot(tools, &fig[PLOT_P], &pc, p_data, p_script, "", why, whylen) < 0 ||
+	    report_plot(tools, &fig[PLOT_CPU], r, cpu_data, cpu_script, "", why, whylen) < 0 ||
+	    report_plot(tools, &fig[PLOT_SIZES], r, sizes_data, sizes_script,
 		 "the trace has no messages sent", why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_PROFILE], r, profile_data, profile_script,
+	    report_plot(tools, &fig[PLOT_PROFILE], r, profile_data, profile_script,
 		 "the processes used no CPU time between their events", why, whylen) < 0 ||
-	    plot(tools, &fig[PLOT_TIMELINE], &tc, timeline_data, timeline_script,
+	    report_plot(tools, &fig[PLOT_TIMELINE], &tc, timeline_data, timeline_script,
 		 "nothing ran and no message went in the measured timing", why, whylen) < 0)
 		return -1;
 	snprintf(fig[PLOT_P].caption, sizeof fig->caption,
@@ -379,7 +374,7 @@ static int runs_data(FILE *f, const void *v)
 static void runs_script(FILE *f, const struct report_figure *fig, const void *v)
 {
 	(void)v;
-	gp_preamble(f, fig, 720, 340);
+	report_gp_preamble(f, fig, 720, 340);
 	fprintf(f, "set ylabel \"P\"\nset yrange [0:*]\nset offsets 0.3,0.3,0,0\n"
 		   "set key outside right\nplot ");
 	for (int k = 0; k < CONFIGS_THESIS; k++)
@@ -396,5 +391,5 @@ int report_plot_runs(const struct report_run *runs, size_t n, struct report_tool
 	snprintf(fig->id, sizeof fig->id, "runs-p");
 	snprintf(fig->caption, sizeof fig->caption,
 		 "P of each run in the five configurations, runs in the order given.");
-	return plot(tools, fig, &c, runs_data, runs_script, "", why, whylen);
+	return report_plot(tools, fig, &c, runs_data, runs_script, "", why, whylen);
 }

@@ -3,20 +3,23 @@
  * NAME=LOG[,key=value...].
  *
  * Keys: requestors, servers, system (process lists for the causality
- * analysis), names (a names file, as `dpm causality --names` reads) and
- * mtime (a delivery-time table).  Options are separated by commas, so the
- * processes of a list are joined with '+': requestors=5.1+5.2.  Nothing
- * here needs quoting in a shell.  The lists are checked for the node.pid
+ * analysis), names (a names file, as `dpm causality --names` reads),
+ * mtime (a delivery-time table), and what the run is in a study
+ * (`--study`): config (a label), users, n, p, version and rep (numbers).
+ * Options are separated by commas, so the processes of a list are joined
+ * with '+': requestors=5.1+5.2.  Nothing here needs quoting in a shell.  The lists are checked for the node.pid
  * form here and kept comma-separated, the form the role code reads;
  * whether the processes are in the trace is checked once it is loaded.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
-static const char keys_help[] = "keys: requestors, servers, system, names, mtime";
+static const char keys_help[] = "keys: requestors, servers, system, names, mtime, config, users, "
+				 "n, p, version, rep";
 
 static int name_ok(const char *s, size_t n)
 {
@@ -73,6 +76,63 @@ static char *process_list(const struct report_spec *s, const char *key, const ch
 	}
 }
 
+/* The study keys that take a whole number, with their ranges. */
+static long *number_of(struct report_spec *s, const char *key, long *lo, long *hi)
+{
+	static const struct { const char *key; size_t off; long lo, hi; } keys[] = {
+		{ "users", offsetof(struct report_spec, users), 1, 100000 },
+		{ "n", offsetof(struct report_spec, n), 1, 100000 },
+		{ "p", offsetof(struct report_spec, p), 1, 100000 },
+		{ "version", offsetof(struct report_spec, version), 1, 3 },
+		{ "rep", offsetof(struct report_spec, rep), 0, 100000 },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(key, keys[i].key)) {
+			*lo = keys[i].lo;
+			*hi = keys[i].hi;
+			return (long *)((char *)s + keys[i].off);
+		}
+	return NULL;
+}
+
+/* key=value of a study key (config or a number); 1 if key is not one. */
+static int study_option(struct report_spec *s, const char *key, const char *value, char *err,
+			size_t errlen)
+{
+	long lo = 0, hi = 0, *num = number_of(s, key, &lo, &hi);
+	int is_config = !strcmp(key, "config");
+	if (!num && !is_config)
+		return 1;
+	if (is_config ? s->config[0] != '\0' : *num != REPORT_UNSET) {
+		snprintf(err, errlen, "run '%s': '%s' is given twice", s->name, key);
+		return -1;
+	}
+	size_t len = strlen(value);
+	if (len == 0) {
+		snprintf(err, errlen, "run '%s': '%s' has no value", s->name, key);
+		return -1;
+	}
+	if (is_config) {
+		if (len >= sizeof s->config ||
+		    strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != len) {
+			snprintf(err, errlen, "run '%s': config: '%s' is not a label (want letters and "
+				 "digits, at most %zu: config=A)", s->name, value, sizeof s->config - 1);
+			return -1;
+		}
+		memcpy(s->config, value, len + 1);
+		return 0;
+	}
+	long v = len <= 6 && strspn(value, "0123456789") == len ? strtol(value, NULL, 10) : -1;
+	if (v < lo || v > hi) {
+		snprintf(err, errlen, "run '%s': %s: '%s' is not a whole number from %ld to %ld",
+			 s->name, key, value, lo, hi);
+		return -1;
+	}
+	*num = v;
+	return 0;
+}
+
 static int parse_option(struct report_spec *s, char *item, char *err, size_t errlen)
 {
 	char *eq = strchr(item, '=');
@@ -82,6 +142,9 @@ static int parse_option(struct report_spec *s, char *item, char *err, size_t err
 		return -1;
 	}
 	*eq = '\0';
+	int rc = study_option(s, item, eq + 1, err, errlen);
+	if (rc <= 0)
+		return rc;
 	int is_list;
 	char **f = field_of(s, item, &is_list);
 	if (!f) {
@@ -119,6 +182,7 @@ static int parse_options(struct report_spec *s, char *rest, char *err, size_t er
 int report_spec_parse(const char *arg, struct report_spec *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
+	s->users = s->n = s->p = s->version = s->rep = REPORT_UNSET;
 	const char *eq = strchr(arg, '=');
 	if (!eq || !name_ok(arg, (size_t)(eq - arg))) {
 		snprintf(err, errlen, "run '%s': want NAME=LOG[,key=value...] with NAME of letters, "

@@ -18,10 +18,7 @@
 #include "html.h"
 #include "report.h"
 
-/* Append formatted text to out (of size len). */
-static void say(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void say(char *out, size_t len, const char *fmt, ...)
+void report_say(char *out, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(out);
 	if (used + 1 >= len)
@@ -59,15 +56,15 @@ static void compare_order(const double tp[], const double op[], char *out, size_
 			int ours = (op[i] > op[j] * 1.005) - (op[i] * 1.005 < op[j]);
 			if (!thesis || !ours || thesis == ours)
 				continue;
-			say(out, len, "%s '%s' comes out %s '%s'", reversed ? ";" : " Where not:",
+			report_say(out, len, "%s '%s' comes out %s '%s'", reversed ? ";" : " Where not:",
 			    config_words[i], ours > 0 ? "above" : "below", config_words[j]);
-			say(out, len, " (the thesis has it %s)", thesis > 0 ? "above" : "below");
+			report_say(out, len, " (the thesis has it %s)", thesis > 0 ? "above" : "below");
 			reversed++;
 		}
 	if (!reversed)
-		say(out, len, " The five fall in the same order as the thesis's.");
+		report_say(out, len, " The five fall in the same order as the thesis's.");
 	else
-		say(out, len, ".");
+		report_say(out, len, ".");
 }
 
 static void compare_p(const struct report_run *r, const struct thesis_ref *ref, char *out,
@@ -78,20 +75,20 @@ static void compare_p(const struct report_run *r, const struct thesis_ref *ref, 
 		return;
 	for (size_t i = 0; i < CONFIGS_THESIS; i++)
 		op[i] = r->cfg[i].r.P;
-	say(out, len, "The thesis's file system (reference) gave");
+	report_say(out, len, "The thesis's file system (reference) gave");
 	for (size_t i = 0; i < CONFIGS_THESIS; i++)
-		say(out, len, "%s %s %.2f", i ? "," : "", config_words[i], tp[i]);
-	say(out, len, "; this run gives");
+		report_say(out, len, "%s %s %.2f", i ? "," : "", config_words[i], tp[i]);
+	report_say(out, len, "; this run gives");
 	for (size_t i = 0; i < CONFIGS_THESIS; i++)
-		say(out, len, "%s %s %.3f", i ? "," : "", config_words[i], op[i]);
-	say(out, len, ".");
+		report_say(out, len, "%s %s %.3f", i ? "," : "", config_words[i], op[i]);
+	report_say(out, len, ".");
 	compare_order(tp, op, out, len);
-	say(out, len, " Delivery times cost the thesis %.0f%% of its upper bound and this run "
+	report_say(out, len, " Delivery times cost the thesis %.0f%% of its upper bound and this run "
 		"%.0f%%; CPU contention cost a further %.0f%% there and %.0f%% here.",
 	    100 * (1 - tp[1] / tp[0]), op[0] > 0 ? 100 * (1 - op[1] / op[0]) : 0,
 	    100 * (1 - tp[2] / tp[1]), op[1] > 0 ? 100 * (1 - op[2] / op[1]) : 0);
 	int below = op[CFG_ONE] < 1, thesis_below = tp[CFG_ONE] < 1;
-	say(out, len, " %s the thesis, all on one machine %s below 1 (%s).",
+	report_say(out, len, " %s the thesis, all on one machine %s below 1 (%s).",
 	    below == thesis_below ? "As in" : "Unlike", below ? "is" : "is not",
 	    below ? "local delivery makes it slower than running the processes one after another"
 		  : "the work between messages outweighs local delivery");
@@ -135,15 +132,15 @@ static void compare_cpu(const struct report_run *r, const struct thesis_ref *ref
 	double top = 100.0 * (double)r->st.p[order[0]].cpu / (double)total;
 	double low = 100.0 * (double)r->st.p[order[n - 1]].cpu / (double)total;
 	double even = 100.0 / (double)n;
-	say(out, len, "In the thesis's file system (reference) the CPU of its four processes was "
+	report_say(out, len, "In the thesis's file system (reference) the CPU of its four processes was "
 		"uneven: BM %.0f%%, DI %.0f%%, RI %.0f%%, DM %.0f%%. Here, of the CPU of %zu %s, the "
 		"busiest, %s, took %.1f%% and the least busy, %s, %.1f%%.", share[0], share[1],
 	    share[2], share[3], n, r->have_causality ? "servers" : "processes",
 	    report_process(r, order[0]), top, report_process(r, order[n - 1]), low);
 	int dominant = n > 1 && top >= 1.5 * even, negligible = n > 1 && low < 0.2 * even;
-	say(out, len, " %s the thesis, one process %s (%.1f%% against an even share of %.1f%%)",
+	report_say(out, len, " %s the thesis, one process %s (%.1f%% against an even share of %.1f%%)",
 	    dominant ? "Like" : "Unlike", dominant ? "dominates" : "does not dominate", top, even);
-	say(out, len, "; %s, %s.", negligible ? "and as there" : "but unlike there",
+	report_say(out, len, "; %s, %s.", negligible ? "and as there" : "but unlike there",
 	    negligible ? "one process is negligible (the thesis left DM out for that reason)"
 		       : "no process is negligible");
 	free(order);
@@ -187,18 +184,18 @@ static void compare_branch(const struct report_run *r, const struct thesis_ref *
 	const struct thesis_value *v = thesis_ref_find(ref, "fs_branch_pct", "BM/DI");
 	if (!v || !r->have_causality)
 		return;
-	say(out, len, "In the thesis (reference, Fig. 5.19), a request that reached BM went on to DI "
+	report_say(out, len, "In the thesis (reference, Fig. 5.19), a request that reached BM went on to DI "
 		"only %.0f%% of the time; the rest was answered from BM's buffers.", v->value);
 	uint32_t at, from;
 	uint64_t total;
 	if (busiest_second_stage(&r->cz, &r->roles, &at, &from, &total) < 0) {
-		say(out, len, " In this run no server that requests enter passed them on to another "
+		report_say(out, len, " In this run no server that requests enter passed them on to another "
 			"server, so there is no second stage to compare.");
 		return;
 	}
 	uint64_t back = causality_count(&r->cz, at, from, from);
 	double onward = 100.0 * (double)(total - back) / (double)total;
-	say(out, len, " Here, of the %llu requests that reached %s from %s, %.1f%% went on to "
+	report_say(out, len, " Here, of the %llu requests that reached %s from %s, %.1f%% went on to "
 		"another process and %.1f%% came straight back to %s: %s the thesis, most were %s.",
 	    (unsigned long long)total, report_process(r, at), report_process(r, from), onward,
 	    100 - onward, report_process(r, from), (onward < 50) == (v->value < 50) ? "like" : "unlike",
@@ -221,8 +218,8 @@ void report_compare(const struct report_run *r, const struct thesis_ref *ref, co
 
 /* ---- predictions ----------------------------------------------------------- */
 
-void report_compare_cross(const struct report_cross *x, const struct report_run *runs,
-			  const struct thesis_ref *ref, char *out, size_t len)
+void report_compare_cross(const struct report_cross *x, const struct thesis_ref *ref, char *out,
+			  size_t len)
 {
 	out[0] = '\0';
 	if (!ref || !x->any || !thesis_ref_count(ref, "fs_cross_pct"))
@@ -234,17 +231,17 @@ void report_compare_cross(const struct report_cross *x, const struct report_run 
 	size_t worst_row = 0, worst_col = 0;
 	for (size_t row = 0; row < x->n; row++)
 		for (size_t col = 0; col < x->n; col++) {
-			double d = row == col ? NAN : report_cross_diff(x, runs, 0, row, col);
+			double d = row == col ? NAN : report_cross_diff(x, 0, row, col);
 			if (!isnan(d) && fabs(d) > ours) {
 				ours = fabs(d);
 				worst_row = row;
 				worst_col = col;
 			}
 		}
-	say(out, len, "The thesis's predictions (reference, Fig. 5.17) differed from the measured P "
+	report_say(out, len, "The thesis's predictions (reference, Fig. 5.17) differed from the measured P "
 		"by at most %.0f%%. Here, with delivery times and no contention, they differ by at "
 		"most %.1f%% (run %s predicted from the trace of run %s): %s.", thesis, ours,
-	    runs[worst_row].spec->name, runs[worst_col].spec->name,
+	    x->run[worst_row]->spec->name, x->run[worst_col]->spec->name,
 	    ours <= thesis + 1 ? "as close as the thesis found"
 			       : "further apart than the thesis found, so these runs' traces do not "
 				 "carry over to each other's placements as well");

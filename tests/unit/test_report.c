@@ -406,6 +406,8 @@ static void page_numbers_equal_the_library(void **state)
 	assert_int_equal(page_count(page, "<img src="), 6);
 	assert_int_equal(page_count(page, "class=\"ref\""), 0);
 	assert_non_null(strstr(page, "<a href=\"raw/G.csv\">"));
+	assert_int_equal(page_count(page, "id=\"study"), 0);
+	assert_false(exists(dir, "study-fs-users.csv") || exists(dir, "study-tsp-p.csv"));
 	expect_free(&e);
 	free(page);
 	result_free(&r);
@@ -508,7 +510,7 @@ static void cross_prediction_known_answer(void **state)
 	struct report_run run[2];
 	analyse_two(spec, run, 1);
 	struct report_cross c;
-	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_int_equal(report_cross_compute(&c, run, NULL, 2, err, sizeof err), 0);
 	assert_true(c.any);
 	assert_int_equal(c.shared[0 * 2 + 1], 2);
 	double px = run[0].cfg[CFG_MEASURED].r.P, py = run[1].cfg[CFG_MEASURED].r.P;
@@ -519,7 +521,7 @@ static void cross_prediction_known_answer(void **state)
 		int cfg = mode ? CFG_CONTENTION : CFG_MEASURED;
 		assert_float_equal(c.p[mode][0 * 2 + 1], run[0].cfg[cfg].r.P, 1e-12);
 		assert_float_equal(c.p[mode][1 * 2 + 0], run[1].cfg[cfg].r.P, 1e-12);
-		assert_float_equal(report_cross_diff(&c, run, mode, 0, 1), 0, 1e-9);
+		assert_float_equal(report_cross_diff(&c, mode, 0, 1), 0, 1e-9);
 	}
 	assert_float_equal(c.p[0][0], px, 0);
 	assert_float_equal(c.p[0][3], py, 0);
@@ -538,7 +540,7 @@ static void cross_prediction_by_node_pid(void **state)
 	struct report_run run[2];
 	analyse_two(spec, run, 0);
 	struct report_cross c;
-	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_int_equal(report_cross_compute(&c, run, NULL, 2, err, sizeof err), 0);
 	assert_int_equal(c.shared[1], 1);
 	assert_float_equal(c.p[0][1], run[1].cfg[CFG_MEASURED].r.P, 1e-12);
 	assert_float_equal(c.p[0][2], run[0].cfg[CFG_MEASURED].r.P, 1e-12);
@@ -550,7 +552,7 @@ static void cross_prediction_by_node_pid(void **state)
 	report_spec_free(&spec[1]);
 	assert_int_equal(report_spec_parse(b, &spec[1], err, sizeof err), 0);
 	assert_int_equal(report_run_analyse(&run[1], &spec[1], err, sizeof err), 0);
-	assert_int_equal(report_cross_compute(&c, run, 2, err, sizeof err), 0);
+	assert_int_equal(report_cross_compute(&c, run, NULL, 2, err, sizeof err), 0);
 	assert_false(c.any);
 	assert_true(isnan(c.p[0][1]) && isnan(c.p[1][2]));
 	report_cross_free(&c);
@@ -794,6 +796,7 @@ static void help_and_thesis_file_argument(void **state)
 	assert_int_equal(r.rc, 0);
 	assert_non_null(strstr(r.out, "usage: dpm report -o DIR"));
 	assert_non_null(strstr(r.out, "requestors=5.1+5.2"));
+	assert_non_null(strstr(r.out, "--study fs|tsp"));
 	result_free(&r);
 	/* --thesis FILE: the next argument is the file when it cannot be a RUN. */
 	const char *trace = generated_trace("h.csv", 10, 3, "3.1");
@@ -836,6 +839,359 @@ static void names_are_escaped(void **state)
 	result_free(&r);
 }
 
+/* ---- the studies (--study fs|tsp) ------------------------------------------------ */
+
+static void spec_study_keys(void **state)
+{
+	(void)state;
+	struct report_spec s;
+	char err[512];
+	assert_int_equal(report_spec_parse("A=t.csv", &s, err, sizeof err), 0);
+	assert_string_equal(s.config, "");
+	assert_true(s.users == REPORT_UNSET && s.n == REPORT_UNSET && s.p == REPORT_UNSET &&
+		    s.version == REPORT_UNSET && s.rep == REPORT_UNSET);
+	report_spec_free(&s);
+	assert_int_equal(report_spec_parse("A=t.csv,config=B2,users=7,n=16,p=12,version=3,rep=0,"
+					   "names=x.names", &s, err, sizeof err), 0);
+	assert_string_equal(s.config, "B2");
+	assert_int_equal(s.users, 7);
+	assert_int_equal(s.n, 16);
+	assert_int_equal(s.p, 12);
+	assert_int_equal(s.version, 3);
+	assert_int_equal(s.rep, 0);
+	assert_string_equal(s.names, "x.names");
+	report_spec_free(&s);
+	expect_spec_error("A=t.csv,users=0", "run 'A': users: '0' is not a whole number from 1 to");
+	expect_spec_error("A=t.csv,users=x", "run 'A': users: 'x' is not a whole number");
+	expect_spec_error("A=t.csv,n=-4", "run 'A': n: '-4' is not a whole number");
+	expect_spec_error("A=t.csv,p=1234567", "run 'A': p: '1234567' is not a whole number");
+	expect_spec_error("A=t.csv,version=4", "run 'A': version: '4' is not a whole number from 1 "
+			  "to 3");
+	expect_spec_error("A=t.csv,rep=1.5", "run 'A': rep: '1.5' is not a whole number");
+	expect_spec_error("A=t.csv,config=A-1", "run 'A': config: 'A-1' is not a label");
+	expect_spec_error("A=t.csv,config=ABCDEFGHIJKLMNOP", "config: 'ABCDEFGHIJKLMNOP' is not a "
+			  "label");
+	expect_spec_error("A=t.csv,config=", "run 'A': 'config' has no value");
+	expect_spec_error("A=t.csv,users=", "run 'A': 'users' has no value");
+	expect_spec_error("A=t.csv,n=4,n=8", "run 'A': 'n' is given twice");
+	expect_spec_error("A=t.csv,config=A,config=B", "'config' is given twice");
+	expect_spec_error("A=t.csv,servers", "'servers' is not key=value");
+}
+
+/* A TSP-like run: controller 1.1 sends one request each to servers 1.2
+ * (s1) and 1.3 (s2), 100 ns of its CPU apart; each works `work` ns and
+ * answers; the controller works 50 ns between the answers.  With every
+ * delivery R ns (the mtime file), by hand:
+ *   T = 150 + 2 work; upper bound t_max = work + 100;
+ *   one server per machine: t_max = work + 100 + 2R;
+ *   two per machine (s1 and s2 share a CPU from 100 + R on): s1 ends at
+ *   R + 2 work - 100, s2 at R + 2 work, so t_max = 2 work + 2R. */
+#define TSP_R 1000.0
+
+static const char *tsp_trace(const char *file, unsigned work)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+		 "SEND,10,0,1.1,1.1,1.2,0x1,10\nRECEIVE,20,0,1.2,1.1,1.2,0x1,10\n"
+		 "SEND,30,100,1.1,1.1,1.3,0x2,10\nRECEIVE,40,0,1.3,1.1,1.3,0x2,10\n"
+		 "SEND,%u,%u,1.2,1.2,1.1,0x3,10\nSEND,%u,%u,1.3,1.3,1.1,0x4,10\n"
+		 "RECEIVE,%u,100,1.1,1.2,1.1,0x3,10\nRECEIVE,%u,150,1.1,1.3,1.1,0x4,10\n",
+		 work + 100, work, work + 200, work, work + 300, work + 400);
+	const char *path = path_of(file);
+	tf_write_file(path, text);
+	tf_write_file(path_of("tsp.names"), "1.1 controller requestor\n1.2 s1 server\n"
+					    "1.3 s2 server\n");
+	tf_write_file(path_of("tsp.mtime"), "size_bytes,local_ns,remote_ns\n1,100,1000\n");
+	return path;
+}
+
+static void tsp_expected(unsigned work, double p[TSP_KINDS], double *t_ms, double *ctl)
+{
+	double w = work, T = 150 + 2 * w;
+	p[TSP_MAX] = T / (w + 100);
+	p[TSP_ONE] = T / (w + 100 + 2 * TSP_R);
+	p[TSP_TWO] = T / (2 * w + 2 * TSP_R);
+	*t_ms = T / 1e6;
+	*ctl = 100 * 150 / T;
+}
+
+/* A RUN argument for tsp_trace(file, work) with keys. */
+static const char *tsp_run(const char *name, const char *file, unsigned work, const char *keys)
+{
+	static char runs[8][700];
+	static int next;
+	char *r = runs[next++ % 8];
+	snprintf(r, sizeof runs[0], "%s=%s,names=%s,mtime=%s,%s", name, tsp_trace(file, work),
+		 path_of("tsp.names"), path_of("tsp.mtime"), keys);
+	return r;
+}
+
+/* Runs analysed and their study computed. */
+struct study_fixture {
+	size_t n;
+	struct report_spec spec[4];
+	struct report_run run[4];
+	struct report_study s;
+};
+
+static void study_of(struct study_fixture *x, int kind, size_t n, const char *const *args)
+{
+	char err[512];
+	x->n = n;
+	for (size_t i = 0; i < n; i++) {
+		if (report_spec_parse(args[i], &x->spec[i], err, sizeof err) < 0)
+			fail_msg("%s", err);
+		if (report_run_analyse(&x->run[i], &x->spec[i], err, sizeof err))
+			fail_msg("%s", err);
+	}
+	if (report_study_compute(&x->s, kind, x->run, n, err, sizeof err))
+		fail_msg("%s", err);
+}
+
+static void study_free(struct study_fixture *x)
+{
+	report_study_free(&x->s);
+	for (size_t i = 0; i < x->n; i++) {
+		report_run_free(&x->run[i]);
+		report_spec_free(&x->spec[i]);
+	}
+}
+
+static void tsp_known_answer(void **state)
+{
+	(void)state;
+	const char *args[] = { tsp_run("R1", "t1.csv", 1000, "n=8,p=2,version=1,rep=1"),
+			       tsp_run("R2", "t2.csv", 2000, "n=8,p=2,version=1,rep=2"),
+			       tsp_run("V2", "t3.csv", 500, "n=8,p=2,version=2") };
+	struct study_fixture x;
+	study_of(&x, STUDY_TSP, 3, args);
+	const struct report_study *s = &x.s;
+	assert_int_equal(s->ntsp, 3);
+	static const unsigned work[] = { 1000, 2000, 500 };
+	double p[3][TSP_KINDS], t_ms[3], ctl[3];
+	for (size_t i = 0; i < 3; i++) {
+		tsp_expected(work[i], p[i], &t_ms[i], &ctl[i]);
+		for (int k = 0; k < TSP_KINDS; k++)
+			assert_float_equal(s->tsp[i].P[k], p[i][k], 1e-12);
+		assert_float_equal(s->tsp[i].t_ms, t_ms[i], 1e-15);
+		assert_float_equal(s->tsp[i].controller_pct, ctl[i], 1e-9);
+	}
+	/* The two repeats of version 1 make one measurement, version 2 another. */
+	assert_int_equal(s->ngroups, 2);
+	const struct study_tsp_group *g = &s->groups[0];
+	assert_true(g->version == 1 && g->n == 8 && g->p == 2 && g->runs == 2);
+	assert_float_equal(study_agg_mean(&g->P[TSP_ONE]), (p[0][TSP_ONE] + p[1][TSP_ONE]) / 2, 1e-12);
+	assert_float_equal(g->P[TSP_TWO].min, fmin(p[0][TSP_TWO], p[1][TSP_TWO]), 0);
+	assert_float_equal(g->P[TSP_TWO].max, fmax(p[0][TSP_TWO], p[1][TSP_TWO]), 0);
+	assert_int_equal(s->groups[1].version, 2);
+	/* CPU by N of version 1 only; versions compared at the N both have. */
+	assert_int_equal(s->ncpu, 1);
+	assert_int_equal(s->cpu[0].runs, 2);
+	assert_int_equal(s->versions_n, 8);
+	study_free(&x);
+}
+
+/* File name (under the test's directory) holds each of the texts. */
+static void file_has(const char *name, const char *const *texts)
+{
+	char *text = tf_read_file(path_of(name));
+	for (size_t i = 0; texts[i]; i++)
+		if (!strstr(text, texts[i]))
+			fail_msg("no '%s' in %s: %s", texts[i], name, text);
+	free(text);
+}
+
+static void tsp_on_the_page(void **state)
+{
+	(void)state;
+	const char *dir = out_dir("tsp");
+	const char *args[] = { "-o", dir, "--study", "tsp",
+			       tsp_run("R1", "t1.csv", 1000, "n=8,p=4,version=1,rep=1"),
+			       tsp_run("R2", "t2.csv", 2000, "n=8,p=4,version=1,rep=2"),
+			       tsp_run("V2", "t3.csv", 500, "n=8,p=4,version=2"), NULL };
+	struct result r = report(args);
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	double p1[TSP_KINDS], p2[TSP_KINDS], p3[TSP_KINDS], t1, t2, t3, c;
+	tsp_expected(1000, p1, &t1, &c);
+	tsp_expected(2000, p2, &t2, &c);
+	tsp_expected(500, p3, &t3, &c);
+	assert_float_equal(cell_value(page, "study-tsp-p", "measurement", "v1 N=8 p=4",
+				      "P one server per machine"), (p1[TSP_ONE] + p2[TSP_ONE]) / 2, 1e-9);
+	assert_float_equal(cell_value(page, "study-tsp-p", "measurement", "v1 N=8 p=4",
+				      "P upper bound"), (p1[TSP_MAX] + p2[TSP_MAX]) / 2, 1e-9);
+	/* The thesis's Fig. 5.20 cell beside ours (version 1 only). */
+	assert_float_equal(cell_value(page, "study-tsp-p", "measurement", "v1 N=8 p=4",
+				      "thesis one per machine (reference)"), 0.8, 1e-12);
+	struct page_cell cell;
+	assert_int_equal(page_cell(page, "study-tsp-p", "measurement", "v2 N=8 p=4",
+				   "thesis one per machine (reference)", &cell), 0);
+	assert_string_equal(cell.text, "-");
+	assert_int_equal(page_rows(page, "study-tsp-thesis-grid"), 4);
+	assert_non_null(strstr(page, "<table id=\"study-tsp-thesis-grid\" class=\"ref\">"));
+	assert_float_equal(cell_value(page, "study-tsp-cpu", "N", "8", "controller %"),
+			   (100 * 150 / (150 + 2000.0) + 100 * 150 / (150 + 4000.0)) / 2, 1e-9);
+	assert_float_equal(cell_value(page, "study-tsp-cpu", "N", "8", "thesis T (ms) (reference)"),
+			   1060, 0);
+	/* Version 2 against version 1 at the same N and p. */
+	double dt = 100 * (t3 - (t1 + t2) / 2) / ((t1 + t2) / 2);
+	assert_float_equal(cell_value(page, "study-tsp-versions", "measurement", "v2 p=4",
+				      "T change %"), dt, 1e-9);
+	assert_non_null(strstr(page, "version 2 changes T by"));
+	assert_non_null(strstr(page, "The thesis: version 2 cut T by 15-20%"));
+	/* The CSV files for scripts, and the plots. */
+	char want[256];
+	snprintf(want, sizeof want, "\nR2,1,8,4,2,%.6g,%.6g,%.6g,", p2[TSP_MAX], p2[TSP_ONE],
+		 p2[TSP_TWO]);
+	file_has("tsp/study-tsp-runs.csv", (const char *[]){
+		 "run,version,n,p,rep,p_max,p_one,p_two,t_ms,controller_pct\n", want, NULL });
+	file_has("tsp/study-tsp-p.csv", (const char *[]){
+		 "version,n,p,runs,p_max_mean,p_max_min,p_max_max,p_one_mean,", ",2.1,0.8,0.7\n",
+		 NULL });
+	static const char *const files[] = { "study-tsp-cpu.csv", "study-tsp-versions.csv",
+					     "study-tsp-pn-max.svg", "study-tsp-pp-two-per-machine.svg",
+					     "study-tsp-versions-t.svg", "study-tsp-versions-p.dat" };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (!exists(dir, files[i]))
+			fail_msg("%s was not written", files[i]);
+	/* No predictions across different programs. */
+	assert_int_equal(page_rows(page, "cross-measured"), -1);
+	free(page);
+	result_free(&r);
+}
+
+static void tsp_bad_runs_exit_2(void **state)
+{
+	(void)state;
+	const char *dir = out_dir("tspbad");
+	char run[700];
+	expect_bad((const char *[]){ "-o", dir, "--study", "tsp",
+				     tsp_run("N", "t1.csv", 1000, "p=4,version=1"), NULL },
+		   "run 'N': --study tsp wants n=N, p=P and version=V of every run (n is not given)");
+	snprintf(run, sizeof run, "C=%s,n=4,p=2,version=1", tsp_trace("t1.csv", 1000));
+	expect_bad((const char *[]){ "-o", dir, "--study", "tsp", run, NULL },
+		   "run 'C': --study tsp: no traced process is called 'controller'");
+	expect_bad((const char *[]){ "-o", dir, "--study", "dfs", run, NULL },
+		   "--study wants fs or tsp (not 'dfs')");
+	expect_bad((const char *[]){ "-o", dir, run, "--study", NULL }, "--study wants fs or tsp");
+	assert_false(exists(dir, "."));
+}
+
+/* A client on machine 1 and a server on machine 2, whose clocks are far
+ * apart: the run took 5000 ns on machine 1 and 3000 on machine 2. */
+static const char *two_clocks(void)
+{
+	const char *path = path_of("clocks.csv");
+	tf_write_file(path, "machine,type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+		      "1,SEND,1000,0,1.1,1.1,2.1,0x1,10\n2,RECEIVE,500000,0,2.1,1.1,2.1,0x1,10\n"
+		      "2,SEND,503000,2000,2.1,2.1,1.1,0x2,10\n1,RECEIVE,6000,100,1.1,2.1,1.1,0x2,10\n");
+	tf_write_file(path_of("clocks.names"), "1.1 user requestor\n2.1 RI server\n");
+	return path;
+}
+
+static void fs_completion_and_configurations(void **state)
+{
+	(void)state;
+	const char *trace = two_clocks(), *names = path_of("clocks.names");
+	char a[3][700];
+	snprintf(a[0], sizeof a[0], "C=%s,names=%s,config=C", trace, names);
+	snprintf(a[1], sizeof a[1], "A=%s,names=%s,config=A", trace, names);
+	snprintf(a[2], sizeof a[2], "B=%s,names=%s,config=B", trace, names);
+	struct study_fixture x;
+	study_of(&x, STUDY_FS, 3, (const char *[]){ a[0], a[1], a[2] });
+	const struct report_study *s = &x.s;
+	/* In config order, whatever the order of the runs. */
+	assert_int_equal(s->nconfig, 3);
+	assert_int_equal(s->config_runs[0], 1);
+	assert_int_equal(s->config_runs[1], 2);
+	assert_int_equal(s->config_runs[2], 0);
+	double t_max = x.run[1].cfg[CFG_CONTENTION].r.t_max;
+	assert_float_equal(s->completion[0].measured_ns, 5000, 0);
+	assert_float_equal(s->completion[0].predicted_ns, t_max, 0);
+	assert_float_equal(s->completion[0].error_pct, 100 * (t_max - 5000) / 5000, 1e-9);
+	study_free(&x);
+	/* On the page: the completion table and the matrix beside Fig. 5.17. */
+	const char *dir = out_dir("fsconf");
+	struct result r = report((const char *[]){ "-o", dir, "--study", "fs", a[0], a[1], a[2],
+						  NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	assert_float_equal(cell_value(page, "study-fs-completion", "run", "B", "measured (ms)"),
+			   0.005, 1e-12);
+	assert_float_equal(cell_value(page, "study-fs-completion", "run", "B", "predicted (ms)"),
+			   t_max / 1e6, 1e-12);
+	assert_float_equal(cell_value(page, "study-fs-cross", "configuration", "A",
+				      "thesis from B (reference)"), -3, 0);
+	assert_float_equal(cell_value(page, "study-fs-cross", "configuration", "C", "from B"), 0,
+			   1e-9);
+	/* The full matrices are of the configurations, in config order. */
+	assert_int_equal(page_rows(page, "cross-measured"), 3);
+	assert_non_null(strstr(page, "<th class=\"n\">from the trace of A</th><th class=\"n\">from "
+				     "the trace of B</th><th class=\"n\">from the trace of C</th>"));
+	assert_int_equal(page_rows(page, "thesis-cross"), 3);
+	char want[300];
+	snprintf(want, sizeof want, "run,config,rep,predicted_ms,measured_ms,error_pct\n"
+		 "A,A,,%.6g,0.005,%.6g\nB,B,", t_max / 1e6, 100 * (t_max - 5000) / 5000);
+	file_has("fsconf/study-fs-completion.csv", (const char *[]){ want, NULL });
+	file_has("fsconf/study-fs-cross.csv", (const char *[]){ "\nA,A,B,B,", ",-3\n", NULL });
+	free(page);
+	result_free(&r);
+}
+
+static void fs_users_repeats(void **state)
+{
+	(void)state;
+	tf_write_file(path_of("ri.names"), "2.1 RI server\n3.1 BM server\n");
+	char a[4][700];
+	snprintf(a[0], sizeof a[0], "U1a=%s,names=%s,users=1,rep=1",
+		 generated_trace("u1.csv", 60, 11, "3.1"), path_of("ri.names"));
+	snprintf(a[1], sizeof a[1], "U1b=%s,names=%s,users=1,rep=2",
+		 generated_trace("u2.csv", 90, 12, "3.1"), path_of("ri.names"));
+	snprintf(a[2], sizeof a[2], "U3=%s,names=%s,users=3",
+		 generated_trace("u3.csv", 120, 13, "3.1"), path_of("ri.names"));
+	snprintf(a[3], sizeof a[3], "X=%s,users=3", generated_trace("u4.csv", 30, 14, "3.1"));
+	struct study_fixture x;
+	study_of(&x, STUDY_FS, 4, (const char *[]){ a[0], a[1], a[2], a[3] });
+	const struct report_study *s = &x.s;
+	assert_int_equal(s->nusers, 2);
+	assert_int_equal(s->nconfig, 0);
+	const struct study_users *u = &s->users[0];
+	double pa = x.run[0].cfg[CFG_MEASURED].r.P, pb = x.run[1].cfg[CFG_MEASURED].r.P;
+	assert_true(u->users == 1 && u->runs == 2);
+	assert_float_equal(study_agg_mean(&u->p_measured), (pa + pb) / 2, 1e-12);
+	assert_float_equal(u->p_measured.min, fmin(pa, pb), 0);
+	assert_float_equal(u->p_measured.max, fmax(pa, pb), 0);
+	uint32_t ri = 0;
+	while (strcmp(report_process(&x.run[0], ri), "RI"))
+		ri++;
+	const struct proc_stats *ps = &x.run[0].st.p[ri];
+	assert_true(u->q_max.min <= (double)ps->q_max && (double)ps->q_max <= u->q_max.max);
+	assert_true(u->q_mean.n == 2);
+	/* Run X has no RI: its P counts, its queue is left out. */
+	assert_true(s->users[1].users == 3 && s->users[1].runs == 2);
+	assert_int_equal(s->users[1].q_max.n, 1);
+	assert_int_equal(s->users[1].p_measured.n, 2);
+	assert_true(s->no_ri);
+	study_free(&x);
+	const char *dir = out_dir("users");
+	struct result r = report((const char *[]){ "-o", dir, "--study=fs", a[0], a[1], a[2], a[3],
+						  NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	assert_float_equal(cell_value(page, "study-fs-users", "users", "1", "P measured"),
+			   (pa + pb) / 2, 1e-9);
+	assert_non_null(strstr(page, "found P saturating at 4 users"));
+	assert_non_null(strstr(page, "no process called RI"));
+	assert_true(exists(dir, "study-fs-users.svg"));
+	char want[200];
+	snprintf(want, sizeof want, "\n1,2,%.6g,%.6g,%.6g,", (pa + pb) / 2, fmin(pa, pb), fmax(pa, pb));
+	file_has("users/study-fs-users.csv", (const char *[]){ want, NULL });
+	/* No configurations: no predictions across runs either. */
+	assert_int_equal(page_rows(page, "cross-measured"), -1);
+	free(page);
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +1212,12 @@ int main(void)
 		cmocka_unit_test(bad_input_exits_2_before_writing),
 		cmocka_unit_test(help_and_thesis_file_argument),
 		cmocka_unit_test(names_are_escaped),
+		cmocka_unit_test(spec_study_keys),
+		cmocka_unit_test(tsp_known_answer),
+		cmocka_unit_test(tsp_on_the_page),
+		cmocka_unit_test(tsp_bad_runs_exit_2),
+		cmocka_unit_test(fs_completion_and_configurations),
+		cmocka_unit_test(fs_users_repeats),
 	};
 	return cmocka_run_group_tests_name("report", tests, NULL, tf_cleanup);
 }
