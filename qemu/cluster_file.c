@@ -245,6 +245,10 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 			return fail_at(c, at, "disk must be the path of an image file of at most %zu characters",
 				       sizeof n->disk - 1);
 		strcpy(n->disk, value);
+	} else if (!strcmp(key, "clock")) {
+		if (strcmp(value, "plain") && strcmp(value, "icount"))
+			return fail_at(c, at, "clock must be plain or icount, not '%s'", value);
+		n->icount = !strcmp(value, "icount");
 	} else if ((!strcmp(key, "init") || !strcmp(key, "kernel")) && strlen(value) >= sizeof n->init) {
 		return fail_at(c, at, "value of '%s' is longer than %zu characters", key, sizeof n->init - 1);
 	} else if (!strcmp(key, "init")) {
@@ -256,7 +260,8 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 			return -1;
 		strcpy(n->kernel, value);
 	} else {
-		return fail_at(c, at, "unknown node attribute '%s'; expected id, arch, memory, init, kernel or boot",
+		return fail_at(c, at, "unknown node attribute '%s'; expected id, arch, memory, init, kernel, "
+			       "boot, disk or clock",
 			       key);
 	}
 	return 0;

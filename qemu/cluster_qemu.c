@@ -183,6 +183,12 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 	int bad = arg(cmd, "%s", m->qemu);
 	for (int i = 0; m->args[i]; i++)
 		bad = bad || arg(cmd, "%s", m->args[i]);
+	/* clock=icount: the guest clock counts executed instructions while the
+	 * node runs (1 ns each), so a process's CPU time does not grow when the
+	 * host deschedules the node; idle time still follows the host's clock
+	 * (sleep stays on), so timeouts and elapsed times keep their meaning. */
+	if (n->icount)
+		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0");
 	bad = bad || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
 		  arg(cmd, "-m") || arg(cmd, "%d", n->memory_mib) ||
 		  arg(cmd, "-kernel") || arg(cmd, "%s", kernel) ||

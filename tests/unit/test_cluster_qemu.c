@@ -77,6 +77,20 @@ static void test_node_without_services(void **state)
 		"-device|virtio-net-pci,netdev=lan,mac=52:54:00:00:00:02");
 }
 
+static void test_icount_clock_counts_instructions(void **state)
+{
+	(void)state;
+	load("node a id=1 clock=icount\nnode b id=2 arch=arm clock=icount\nnode c id=3 clock=plain\n");
+	struct node_launch l = { .dir = "/c", .kernel = "/b/x86/kernel.elf", .arm_kernel = "/dev/null",
+				 .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_non_null(strstr(joined(), "iosize=0x04|-icount|shift=0|-name|a|"));
+	assert_int_equal(qemu_node_command(&spec.nodes[1], &l, &cmd, err, sizeof err), 0);
+	assert_non_null(strstr(joined(), "|-semihosting|-icount|shift=0|-name|b|"));
+	assert_int_equal(qemu_node_command(&spec.nodes[2], &l, &cmd, err, sizeof err), 0);
+	assert_null(strstr(joined(), "-icount"));
+}
+
 static void test_node_with_services_gets_a_second_nic(void **state)
 {
 	(void)state;
@@ -203,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_cmdline_words_in_order),
 		cmocka_unit_test(test_node_without_services),
+		cmocka_unit_test(test_icount_clock_counts_instructions),
 		cmocka_unit_test(test_node_with_services_gets_a_second_nic),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
 		cmocka_unit_test(test_too_long_socket_path_is_refused),
