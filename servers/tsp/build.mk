@@ -15,7 +15,7 @@ $(eval $(call unit_test,test_tsp_bnb,tests/unit/test_tsp_bnb.c $(TSP_REFERENCE) 
 $(eval $(call unit_test,test_tsp_search,tests/unit/test_tsp_search.c $(TSP_REFERENCE) \
 	servers/tsp/search.c $(TSP_CORE)))
 $(eval $(call unit_test,test_tsp_tsplib,tests/unit/test_tsp_tsplib.c servers/tsp/tsplib.c \
-	servers/tsp/instance.c))
+	$(TSP_CORE)))
 
 # The tests include the TSP headers by name (t_tsp is in tests/guest/build.mk).
 $(BUILD)/host/tests/unit/test_tsp_%.o: HOST_CFLAGS += -Iservers/tsp

@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"  --nodes LIST   nodes for the servers, round-robin, e.g. 1,2,3,4; default this node\n"
 	"  -d DEPTH       cities the controller branches on before servers take over; default N/3\n"
 	"  -n N -s SEED   a random symmetric instance of N (2..64) cities, costs 1..1000\n"
-	"  -f -           a TSPLIB instance (EXPLICIT, FULL_MATRIX) from standard input\n"
+	"  -f -           a TSPLIB instance (EXPLICIT weights) from standard input\n"
 	"  --expect COST  exit 1 unless the optimal tour costs COST (for tests)\n"
 	"  --die-after K, --stall-after K   the last server ends / stops answering after K requests\n"
 	"output: 'tour cost: C', 'tour: ' and the cities 1..N from city 1, a 'stats:' line\n";

@@ -1,8 +1,9 @@
 /*
  * servers/tsp/tsplib.c - the TSPLIB reader.  Line by line: the header is
- * "KEYWORD : value" lines, EDGE_WEIGHT_SECTION is followed by DIMENSION^2
- * integers in any line layout, DISPLAY_DATA_SECTION and NODE_COORD_SECTION
- * are skipped, EOF ends the file.  Every mistake is reported once, with
+ * "KEYWORD : value" lines, EDGE_WEIGHT_SECTION is followed by the weights
+ * of EDGE_WEIGHT_FORMAT (the full matrix, or for a symmetric TSP one of
+ * the four row-wise triangles) in any line layout, DISPLAY_DATA_SECTION and
+ * NODE_COORD_SECTION are skipped, EOF ends the file.  Every mistake is reported once, with
  * the line and column where it was found; nothing is guessed.
  */
 #include <ctype.h>
@@ -15,6 +16,18 @@
 
 #define LINE_MAX_CHARS 4096
 
+/* The EDGE_WEIGHT_FORMATs read: which cells of row i the section lists,
+ * row after row (TSPLIB 95, section 1.4).  The triangles hold a symmetric
+ * matrix: each weight is both (i, j) and (j, i). */
+enum format { FMT_NONE, FMT_FULL_MATRIX, FMT_UPPER_ROW, FMT_LOWER_ROW, FMT_UPPER_DIAG_ROW,
+	      FMT_LOWER_DIAG_ROW };
+static const char *const format_names[] = {
+	[FMT_FULL_MATRIX] = "FULL_MATRIX", [FMT_UPPER_ROW] = "UPPER_ROW",
+	[FMT_LOWER_ROW] = "LOWER_ROW", [FMT_UPPER_DIAG_ROW] = "UPPER_DIAG_ROW",
+	[FMT_LOWER_DIAG_ROW] = "LOWER_DIAG_ROW",
+};
+#define FORMATS_READ "FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW"
+
 struct reader {
 	FILE *f;
 	const char *name;
@@ -23,7 +36,8 @@ struct reader {
 	char *err;
 	size_t errlen;
 	/* what the header said so far */
-	int dimension, explicit_weights, full_matrix, symmetric, have_weights;
+	int dimension, explicit_weights, symmetric, asymmetric, have_weights;
+	enum format format;
 };
 
 static int fail(struct reader *r, int col, const char *fmt, ...)
@@ -101,15 +115,60 @@ static int read_weight(struct reader *r, char **pp, int32_t *value)
 	return 0;
 }
 
-/* Place weight number k (row-major); a TSP must be symmetric. */
-static int place_weight(struct reader *r, struct tsp_instance *t, int k, int32_t w, int col)
+/* Columns first..last of row i in the section, for the reader's format. */
+static void row_span(const struct reader *r, int i, int *first, int *last)
 {
-	int i = k / r->dimension, j = k % r->dimension;
+	int n = r->dimension;
+	switch (r->format) {
+	case FMT_UPPER_ROW: *first = i + 1; *last = n - 1; break;
+	case FMT_LOWER_ROW: *first = 0; *last = i - 1; break;
+	case FMT_UPPER_DIAG_ROW: *first = i; *last = n - 1; break;
+	case FMT_LOWER_DIAG_ROW: *first = 0; *last = i; break;
+	default: *first = 0; *last = n - 1; break;
+	}
+}
+
+/* How many weights the section holds. */
+static int weights_wanted(const struct reader *r)
+{
+	int want = 0;
+	for (int i = 0, first, last; i < r->dimension; i++) {
+		row_span(r, i, &first, &last);
+		want += last >= first ? last - first + 1 : 0;
+	}
+	return want;
+}
+
+/* The cell of the next weight after (*i, *j), rows in order, skipping empty
+ * rows; (-1, -1) to start. */
+static void next_cell(const struct reader *r, int *i, int *j)
+{
+	int first, last;
+	if (*i >= 0) {
+		row_span(r, *i, &first, &last);
+		if (*j < last) {
+			++*j;
+			return;
+		}
+	}
+	do
+		row_span(r, ++*i, &first, &last);
+	while (last < first && *i < r->dimension - 1);
+	*j = first;
+}
+
+/* Place a weight at row i, column j; a full matrix of a TSP must be
+ * symmetric, a triangle is mirrored. */
+static int place_weight(struct reader *r, struct tsp_instance *t, int i, int j, int32_t w, int col)
+{
 	if (i == j)
 		w = 0;
-	if (r->symmetric && i > j && w != tsp_cost(t, j, i))
+	if (r->format != FMT_FULL_MATRIX) {
+		tsp_set_cost(t, j, i, w);
+	} else if (r->symmetric && i > j && w != tsp_cost(t, j, i)) {
 		return fail(r, col, "TYPE TSP, but the weight from %d to %d (%d) differs from %d to %d (%d)",
 			    i + 1, j + 1, (int)w, j + 1, i + 1, (int)tsp_cost(t, j, i));
+	}
 	tsp_set_cost(t, i, j, w);
 	return 0;
 }
@@ -117,15 +176,19 @@ static int place_weight(struct reader *r, struct tsp_instance *t, int k, int32_t
 /* The weights after EDGE_WEIGHT_SECTION; p: the rest of the keyword's line. */
 static int read_weights(struct reader *r, struct tsp_instance *t, char *p)
 {
-	int want = r->dimension * r->dimension, got = 0;
+	int want = weights_wanted(r), got = 0, i = -1, j = -1;
 	t->n = r->dimension;
 	for (;;) {
 		for (p = skip_blanks(p); *p; p = skip_blanks(p)) {
-			if (got == want)
+			if (got == want && r->format == FMT_FULL_MATRIX)
 				return fail(r, col_of(r, p), "more than DIMENSION x DIMENSION = %d weights", want);
+			if (got == want)
+				return fail(r, col_of(r, p), "more than the %d weights of %s for DIMENSION %d",
+					    want, format_names[r->format], r->dimension);
 			int32_t w;
 			char *at = p;
-			if (read_weight(r, &p, &w) < 0 || place_weight(r, t, got, w, col_of(r, at)) < 0)
+			next_cell(r, &i, &j);
+			if (read_weight(r, &p, &w) < 0 || place_weight(r, t, i, j, w, col_of(r, at)) < 0)
 				return -1;
 			got++;
 		}
@@ -191,6 +254,7 @@ static int header_line(struct reader *r, struct tsp_instance *t, int *pending)
 		if (!value_is(value, "TSP") && !value_is(value, "ATSP"))
 			return fail(r, vcol, "TYPE '%s' is not supported: only TSP and ATSP", value);
 		r->symmetric = value_is(value, "TSP");
+		r->asymmetric = !r->symmetric;
 		return 0;
 	}
 	if (value_is(keyword, "DIMENSION")) {
@@ -210,17 +274,23 @@ static int header_line(struct reader *r, struct tsp_instance *t, int *pending)
 		return 0;
 	}
 	if (value_is(keyword, "EDGE_WEIGHT_FORMAT")) {
-		if (!value_is(value, "FULL_MATRIX"))
-			return fail(r, vcol, "EDGE_WEIGHT_FORMAT '%s' is not supported: only FULL_MATRIX", value);
-		r->full_matrix = 1;
+		r->format = FMT_NONE;
+		for (size_t f = FMT_FULL_MATRIX; f < sizeof format_names / sizeof *format_names; f++)
+			if (value_is(value, format_names[f]))
+				r->format = (enum format)f;
+		if (r->format == FMT_NONE)
+			return fail(r, vcol, "EDGE_WEIGHT_FORMAT '%s' is not supported: only " FORMATS_READ, value);
 		return 0;
 	}
 	if (value_is(keyword, "EDGE_WEIGHT_SECTION")) {
 		if (!r->dimension)
 			return fail(r, col_of(r, key), "EDGE_WEIGHT_SECTION before DIMENSION");
-		if (!r->explicit_weights || !r->full_matrix)
+		if (!r->explicit_weights || r->format == FMT_NONE)
 			return fail(r, col_of(r, key), "EDGE_WEIGHT_SECTION without EDGE_WEIGHT_TYPE: EXPLICIT "
-					"and EDGE_WEIGHT_FORMAT: FULL_MATRIX");
+					"and an EDGE_WEIGHT_FORMAT");
+		if (r->asymmetric && r->format != FMT_FULL_MATRIX)
+			return fail(r, col_of(r, key), "TYPE ATSP needs EDGE_WEIGHT_FORMAT: FULL_MATRIX, not %s",
+				    format_names[r->format]);
 		if (r->have_weights)
 			return fail(r, col_of(r, key), "a second EDGE_WEIGHT_SECTION");
 		r->have_weights = 1;

@@ -1,7 +1,8 @@
 /*
  * servers/tsp/tsplib.h - reading a TSPLIB instance (the subset in
  * docs/tsp.md: TYPE TSP or ATSP, EDGE_WEIGHT_TYPE EXPLICIT,
- * EDGE_WEIGHT_FORMAT FULL_MATRIX) from a stdio stream.  Portable C: the
+ * EDGE_WEIGHT_FORMAT FULL_MATRIX, or for TSP UPPER_ROW, LOWER_ROW,
+ * UPPER_DIAG_ROW or LOWER_DIAG_ROW) from a stdio stream.  Portable C: the
  * controller reads standard input with it, the host tests read strings.
  */
 #ifndef DPM_TSP_TSPLIB_H
