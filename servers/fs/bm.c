@@ -1,7 +1,8 @@
 /*
  * servers/fs/bm.c - the Buffer Manager: a cache of BM_NBUF disk blocks
  * between the file system and the Disk Interface.  Replacement is LRU (each
- * use stamps the buffer; a miss takes the oldest).  Writes are
+ * use stamps the buffer; a miss takes the oldest: lru.c, tested on the
+ * host).  Writes are
  * write-through: a block is written to the disk before the request is
  * answered, so a node that stops loses nothing that was acknowledged and
  * every buffer is always clean (eviction never writes).  File data moves
@@ -12,18 +13,13 @@
 #include <string.h>
 
 #include "fsproto.h"
+#include "lru.h"
 
-#define BM_NBUF 64
-#define NO_BLOCK 0xffffffffu
-
-struct buf {
-	uint32_t block;
-	uint32_t last_use;
-};
+#define BM_NBUF LRU_NBUF
 
 static uint8_t cache[BM_NBUF][FS_BLOCK];
-static struct buf bufs[BM_NBUF];
-static uint32_t clock_now, hits, misses, writes;
+static struct lru bufs;     /* which buffer holds which block */
+static uint32_t writes;
 static int di;              /* the Disk Interface */
 static int self_cache;      /* names our cache, for MOVEDATA */
 
@@ -31,41 +27,33 @@ static int self_cache;      /* names our cache, for MOVEDATA */
  * or left as it was when the caller overwrites all of it (fill = 0). */
 static int get_buf(uint32_t block, int fill, int *out)
 {
-	int lru = 0;
-	for (int i = 0; i < BM_NBUF; i++) {
-		if (bufs[i].block == block) {
-			bufs[i].last_use = ++clock_now;
-			hits++;
-			*out = i;
-			return 0;
-		}
-		if (bufs[i].last_use < bufs[lru].last_use)
-			lru = i;
+	int lru;
+	if (lru_lookup(&bufs, block, &lru)) {
+		*out = lru;
+		return 0;
 	}
-	misses++;
-	bufs[lru].block = NO_BLOCK;
 	if (fill) {
 		uint32_t args[4] = { block, 0, 0, 0 }, got;
 		struct fs_rhdr rh;
 		int r = fs_call(di, DI_READ, args, NULL, 0, -1, &rh, cache[lru], FS_BLOCK, &got);
-		if (r < 0)
-			return r;
-		if (got != FS_BLOCK)
-			return FS_EIO;
+		if (r < 0 || got != FS_BLOCK) {
+			lru_forget(&bufs, lru);
+			return r < 0 ? r : FS_EIO;
+		}
 	}
-	bufs[lru] = (struct buf){ block, ++clock_now };
+	lru_fill(&bufs, lru, block);
 	*out = lru;
 	return 0;
 }
 
 static int write_through(int i)
 {
-	uint32_t args[4] = { bufs[i].block, 0, 0, 0 };
+	uint32_t args[4] = { bufs.buf[i].block, 0, 0, 0 };
 	struct fs_rhdr rh;
 	writes++;
 	int r = fs_call(di, DI_WRITE, args, cache[i], FS_BLOCK, -1, &rh, NULL, 0, NULL);
 	if (r < 0)
-		bufs[i].block = NO_BLOCK; /* the disk does not hold what we do: forget it */
+		lru_forget(&bufs, i); /* the disk does not hold what we do: forget it */
 	return r;
 }
 
@@ -89,7 +77,7 @@ static int client_data(const struct fs_hdr *h, int client)
 		return movedata(self_cache, at, client, coff, len);
 	r = movedata(client, coff, self_cache, at, len);
 	if (r < 0) {
-		bufs[i].block = NO_BLOCK; /* partly overwritten: not the disk's block any more */
+		lru_forget(&bufs, i); /* partly overwritten: not the disk's block any more */
 		return r;
 	}
 	return write_through(i) < 0 ? FS_EIO : r;
@@ -127,7 +115,7 @@ static void serve(const struct message *m, const struct fs_hdr *h, const uint8_t
 		fs_reply(m, r, 0, 0, 0, NULL, 0);
 		return;
 	case BM_STATS:
-		fs_reply(m, 0, hits, misses, writes, NULL, 0);
+		fs_reply(m, 0, bufs.hits, bufs.misses, writes, NULL, 0);
 		return;
 	}
 	fs_reply(m, FS_EINVAL, 0, 0, 0, NULL, 0);
@@ -135,8 +123,7 @@ static void serve(const struct message *m, const struct fs_hdr *h, const uint8_t
 
 int main(void)
 {
-	for (int i = 0; i < BM_NBUF; i++)
-		bufs[i].block = NO_BLOCK;
+	lru_init(&bufs);
 	di = FS_SLOT_PEER1;
 	self_cache = createlink(0, cache, sizeof cache, LINK_READ | LINK_WRITE);
 	int self = createlink(0, NULL, 0, 0);

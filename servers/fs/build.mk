@@ -5,7 +5,7 @@ FS_COMMON := servers/fs/fsproto.c
 PROGRAMS += fs_ri fs_dm fs_bm fs_di fsstart fsuser
 fs_ri_SRCS := servers/fs/ri.c $(FS_COMMON)
 fs_dm_SRCS := servers/fs/dm.c $(FS_COMMON)
-fs_bm_SRCS := servers/fs/bm.c $(FS_COMMON)
+fs_bm_SRCS := servers/fs/bm.c servers/fs/lru.c $(FS_COMMON)
 fs_di_SRCS := servers/fs/di.c $(FS_COMMON)
 fsstart_SRCS := servers/fs/fsstart.c $(FS_COMMON)
 fsuser_SRCS := servers/fs/fsuser.c servers/fs/fsclient.c $(FS_COMMON)
@@ -14,4 +14,6 @@ DPM_SRCS += qemu/disk.c
 $(BUILD)/host/qemu/disk.o $(BUILD)/host/tests/unit/test_fs_disk.o: HOST_CFLAGS += -Iservers/fs
 
 $(eval $(call unit_test,test_fs_disk,tests/unit/test_fs_disk.c qemu/disk.c $(CLUSTER_CORE)))
+$(eval $(call unit_test,test_fs_lru,tests/unit/test_fs_lru.c servers/fs/lru.c))
+$(BUILD)/host/tests/unit/test_fs_lru.o: HOST_CFLAGS += -Iservers/fs
 $(BUILD)/x86/u/tests/guest/t_fs.c.o: X86_UCFLAGS += -Iservers/fs
