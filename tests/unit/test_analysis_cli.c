@@ -2,7 +2,8 @@
  * tests/unit/test_analysis_cli.c - the analyses from the outside: reading
  * trace CSVs (column order, extra columns, comments, and every kind of
  * malformed row with its file:line), delivery-time tables, assignments, and
- * the commands' entry points run on CSV files with their output captured.
+ * the commands' entry points run on CSV files with their output captured
+ * (the --json output parsed by a strict little JSON reader below).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <ctype.h>
 
 #include <cmocka.h>
 
@@ -177,16 +180,25 @@ static void assignments(void **state)
 
 /* ---- the commands, end to end ------------------------------------------ */
 
-static void parallel_command_on_csv(void **state)
+/* dpm parallel FORMAT --upper-bound --one-machine on chain_csv (written to
+ * *path), delivering a message in 5 ns on a machine, 50 ns between two. */
+static char *parallel_on_chain(char *format, const char **path)
 {
-	(void)state;
-	const char *path = temp_file(2, chain_csv);
-	char *argv[] = { "parallel", "--csv", "--upper-bound", "--one-machine",
-			 "--mtime", NULL, (char *)path, NULL };
+	*path = temp_file(2, chain_csv);
+	char *argv[] = { "parallel", format, "--upper-bound", "--one-machine",
+			 "--mtime", NULL, (char *)*path, NULL };
 	argv[5] = (char *)temp_file(3, "size_bytes,local_ns,remote_ns\n1,5,50\n");
 	int rc;
 	char *out = capture(parallel_main, 7, argv, &rc);
 	assert_int_equal(rc, 0);
+	return out;
+}
+
+static void parallel_command_on_csv(void **state)
+{
+	(void)state;
+	const char *path;
+	char *out = parallel_on_chain("--csv", &path);
 	/* A's events are both at CPU 10 (what it used before its first event
 	 * is outside the graph), B runs 0..20: T = 20.  Upper bound: B gets
 	 * the message at 0 and answers at 20: t_max 20.  One machine, 5 ns a
@@ -270,6 +282,269 @@ static void causality_command_on_csv(void **state)
 	free(out);
 }
 
+/* ---- --json: a strict reader of the output, and lookups by path ------- */
+
+static const char *json_value_end(const char *p, int depth);
+
+static const char *json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* p at '"': just past the closing quote, or NULL. */
+static const char *json_string_end(const char *p)
+{
+	for (p++; *p != '"'; p++) {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p != '\\')
+			continue;
+		p++;
+		if (*p == 'u') {
+			for (int i = 1; i <= 4; i++)
+				if (!isxdigit((unsigned char)p[i]))
+					return NULL;
+			p += 4;
+		} else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+			return NULL;
+		}
+	}
+	return p + 1;
+}
+
+static const char *json_digits(const char *p)
+{
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static const char *json_number_end(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (!(p = json_digits(p)))
+		return NULL;
+	if (*p == '.' && !(p = json_digits(p + 1)))
+		return NULL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		p = json_digits(p);
+	}
+	return p;
+}
+
+/* A '{' or '[' at p: past its close, or NULL. */
+static const char *json_container_end(const char *p, int depth)
+{
+	char close = *p == '{' ? '}' : ']';
+	p = json_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			if (*p != '"' || !(p = json_string_end(p)))
+				return NULL;
+			p = json_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		if (!(p = json_value_end(json_ws(p), depth + 1)))
+			return NULL;
+		p = json_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+		p = json_ws(p);
+	}
+}
+
+static const char *json_value_end(const char *p, int depth)
+{
+	if (depth > 32)
+		return NULL;
+	if (*p == '{' || *p == '[')
+		return json_container_end(p, depth);
+	if (*p == '"')
+		return json_string_end(p);
+	for (const char *const *w = (const char *const[]){ "true", "false", "null", NULL }; *w; w++)
+		if (!strncmp(p, *w, strlen(*w)))
+			return p + strlen(*w);
+	return json_number_end(p);
+}
+
+/* The whole text is one JSON value (and a line end). */
+static void assert_json(const char *text)
+{
+	const char *end = json_value_end(json_ws(text), 0);
+	if (!end || *json_ws(end))
+		fail_msg("not JSON at offset %td: %s", end ? end - text : (ptrdiff_t)-1, text);
+}
+
+/* The value at PATH in text: members by key, array elements by index,
+ * separated by '/' (e.g. "results/1/t_max"); NULL when there is none. */
+static const char *json_at(const char *text, const char *path)
+{
+	const char *p = json_ws(text);
+	while (*path) {
+		size_t len = strcspn(path, "/");
+		if (*p == '{') {
+			for (p = json_ws(p + 1); *p == '"';) {
+				const char *key = p + 1, *after = json_string_end(p);
+				p = json_ws(json_ws(after) + 1); /* past ':' */
+				if ((size_t)(after - 1 - key) == len && !strncmp(key, path, len))
+					goto found;
+				p = json_ws(json_value_end(p, 0));
+				if (*p == ',')
+					p = json_ws(p + 1);
+			}
+			return NULL;
+		} else if (*p == '[') {
+			long want = strtol(path, NULL, 10);
+			for (p = json_ws(p + 1); want-- > 0 && *p != ']';) {
+				p = json_ws(json_value_end(p, 0));
+				if (*p == ',')
+					p = json_ws(p + 1);
+			}
+			if (*p == ']')
+				return NULL;
+			goto found;
+		}
+		return NULL;
+found:
+		path += len + (path[len] == '/');
+	}
+	return p;
+}
+
+/* The text of the value at PATH (a string without its quotes; escapes
+ * kept as written). */
+static void assert_json_is(const char *text, const char *path, const char *want)
+{
+	const char *v = json_at(text, path);
+	if (!v)
+		fail_msg("no %s in %s", path, text);
+	const char *end = json_value_end(v, 0);
+	if (*v == '"')
+		v++, end--;
+	if (strlen(want) != (size_t)(end - v) || strncmp(v, want, (size_t)(end - v)))
+		fail_msg("%s is %.*s, want %s", path, (int)(end - v), v, want);
+}
+
+/* The number at PATH is want, to the 4 decimals the commands print at least. */
+static void assert_json_number(const char *text, const char *path, double want)
+{
+	const char *v = json_at(text, path);
+	if (!v || !json_number_end(v))
+		fail_msg("no number at %s in %s", path, text);
+	double got = strtod(v, NULL), slack = 5e-5 + 1e-9 * (want < 0 ? -want : want);
+	if (got < want - slack || got > want + slack)
+		fail_msg("%s is %.9g, want %.9g", path, got, want);
+}
+
+static void json_reader_refuses_bad_json(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"{\"a\":1,}", "{\"a\" 1}", "[1 2]", "{\"a\":01}", "{\"a\":1.}", "{\"a\":\"x\\q\"}",
+		"{\"a\":\"tab\there\"}", "{\"a\":1", "{\"a\":nan}", "{} {}", "{a:1}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *end = json_value_end(json_ws(bad[i]), 0);
+		if (end && !*json_ws(end))
+			fail_msg("took %s as JSON", bad[i]);
+	}
+	const char *good = "{\"a\":[1,{\"b\":\"q\\\"\"}],\"c\":-2.5e3,\"d\":{},\"e\":[true,null]}\n";
+	assert_json(good);
+	assert_json_is(good, "a/1/b", "q\\\"");
+	assert_json_number(good, "c", -2500);
+	assert_null(json_at(good, "a/2"));
+	assert_null(json_at(good, "x"));
+}
+
+static void parallel_json(void **state)
+{
+	(void)state;
+	const char *path;
+	char *out = parallel_on_chain("--json", &path);
+	assert_json(out);
+	assert_json_is(out, "trace", path);
+	assert_json_number(out, "events", 4);
+	assert_json_number(out, "processes", 2);
+	assert_json_number(out, "messages", 2);
+	assert_json_number(out, "external_waits", 0);
+	/* the same figures as parallel_command_on_csv's CSV */
+	assert_json_is(out, "results/0/mode", "upper-bound");
+	assert_json_number(out, "results/0/T", 20);
+	assert_json_number(out, "results/0/t_max", 20);
+	assert_json_number(out, "results/0/P", 1);
+	assert_json_number(out, "results/0/M", 2);
+	assert_json_is(out, "results/1/mode", "one-machine");
+	assert_json_number(out, "results/1/t_max", 30);
+	assert_json_number(out, "results/1/P", 20.0 / 30);
+	assert_json_number(out, "results/1/utilisation", 20.0 / 30);
+	assert_null(json_at(out, "results/2"));
+	/* one machine's maximum path: A sends (5 ns), B runs 20 ns, answers (5 ns) */
+	assert_json_is(out, "results/1/path/0/process", "1.1");
+	assert_json_is(out, "results/1/path/0/next", "message");
+	assert_json_number(out, "results/1/path/0/next_ns", 5);
+	assert_json_is(out, "results/1/path/1/process", "2.1");
+	assert_json_number(out, "results/1/path/1/cpu_ns", 20);
+	assert_json_number(out, "results/1/path/1/from_line", 5);
+	assert_json_number(out, "results/1/path/1/to_line", 6);
+	assert_json_number(out, "results/1/path/1/next_ns", 5);
+	assert_json_is(out, "results/1/path/2/next", "end");
+	assert_null(json_at(out, "results/1/path/3"));
+	assert_json_is(out, "process_table/1/process", "2.1");
+	assert_json_number(out, "process_table/1/t_proc", 20);
+	free(out);
+}
+
+static void stats_json(void **state)
+{
+	(void)state;
+	const char *path = temp_file(2, chain_csv);
+	char *argv[] = { "stats", "--json", (char *)path, NULL };
+	int rc;
+	char *out = capture(stats_main, 3, argv, &rc);
+	assert_int_equal(rc, 0);
+	assert_json(out);
+	assert_json_number(out, "events", 4);
+	assert_json_number(out, "total/sent", 2);
+	assert_json_number(out, "total/sent_bytes", 16);
+	assert_json_number(out, "total/remote", 2);
+	assert_json_number(out, "total/local", 0);
+	assert_json_number(out, "total/sizes/8-15", 2);
+	assert_json_number(out, "total/cpu_ns", 30); /* the last cpu_ns of each: 10 + 20 */
+	assert_json_is(out, "processes/0/process", "1.1");
+	assert_json_number(out, "processes/0/cpu_pct", 100.0 / 3);
+	assert_json_number(out, "processes/1/cpu_pct", 200.0 / 3);
+	assert_json_number(out, "processes/1/machine", 2);
+	assert_json_number(out, "processes/1/sent", 1);
+	assert_json_number(out, "processes/1/received_bytes", 8);
+	/* 2.1's span is 5..30 ns: two events, 80 million a second */
+	assert_json_number(out, "processes/1/msgs_per_s", 8e7);
+	assert_json_number(out, "processes/1/sizes/8-15", 1);
+	/* the pairs: the same rates as stats_command_on_csv's CSV */
+	assert_json_is(out, "pairs/0/from", "1.1");
+	assert_json_is(out, "pairs/0/to", "2.1");
+	assert_json_number(out, "pairs/0/msgs_per_s", 1e7);
+	assert_json_number(out, "pairs/1/msgs_per_s", 4e7);
+	assert_json_number(out, "pairs/1/remote_bytes", 8);
+	assert_null(json_at(out, "pairs/2"));
+	free(out);
+}
+
 /* Three requests from a user into a buffer manager (BM), one of which goes
  * on to the disk interface (DI) and back: Fig. 5.18-5.19 in small. */
 static const char bm_di_csv[] =
@@ -331,6 +606,48 @@ static void causality_branching_and_state_diagram(void **state)
 	unlink(svg);
 }
 
+static void causality_json(void **state)
+{
+	(void)state;
+	/* a quote in the trace's name must come out escaped */
+	const char *path = temp_file(0, bm_di_csv);
+	const char *names = temp_file(1, "1.1 User requestor\n2.1 BM server\n3.1 DI server\n");
+	char quoted[256];
+	snprintf(quoted, sizeof quoted, "%s\"q", path);
+	assert_int_equal(rename(path, quoted), 0);
+	char *argv[] = { "causality", "--names", (char *)names, "--json", quoted, NULL };
+	int rc;
+	char *out = capture(causality_main, 5, argv, &rc);
+	unlink(quoted);
+	assert_int_equal(rc, 0);
+	assert_json(out);
+	char want[300];
+	snprintf(want, sizeof want, "%s\\\"q", path);
+	assert_json_is(out, "trace", want);
+	assert_json_number(out, "requests", 3);
+	/* two requests answered by BM alone, one through DI */
+	assert_json_is(out, "strings/0/sequence/0", "BM");
+	assert_null(json_at(out, "strings/0/sequence/1"));
+	assert_json_number(out, "strings/0/count", 2);
+	assert_json_is(out, "strings/1/sequence/1", "DI");
+	assert_json_is(out, "strings/1/sequence/2", "BM");
+	assert_json_number(out, "strings/1/count", 1);
+	assert_null(json_at(out, "strings/2"));
+	assert_json_is(out, "substrings/0/sequence/0", "BM");
+	assert_json_is(out, "substrings/0/sequence/1", "DI");
+	assert_null(json_at(out, "substrings/3"));
+	/* the branching of causality_branching_and_state_diagram's CSV */
+	assert_json_is(out, "transitions/1/at", "BM");
+	assert_json_is(out, "transitions/1/from", "requestors");
+	assert_json_is(out, "transitions/1/to", "DI");
+	assert_json_number(out, "transitions/1/count", 1);
+	assert_json_number(out, "transitions/1/probability", 1.0 / 3);
+	assert_json_number(out, "transitions/2/probability", 2.0 / 3);
+	assert_json_is(out, "transitions/3/at", "DI");
+	assert_null(json_at(out, "transitions/4"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +661,10 @@ int main(void)
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),
 		cmocka_unit_test(causality_branching_and_state_diagram),
+		cmocka_unit_test(json_reader_refuses_bad_json),
+		cmocka_unit_test(parallel_json),
+		cmocka_unit_test(stats_json),
+		cmocka_unit_test(causality_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
