@@ -209,6 +209,24 @@ static void parallel_command_on_csv(void **state)
 	free(out);
 }
 
+/* --assign through the command: A and B together deliver in 5 ns
+ * (5 + 20 + 5), B moved to a machine of its own in 50 (50 + 20 + 50). */
+static void parallel_assign_on_csv(void **state)
+{
+	(void)state;
+	const char *path = temp_file(2, chain_csv);
+	char *argv[] = { "parallel", "--csv", "--mtime", NULL, "--assign", "1.1=X,2.1=X",
+			 "--assign", "2.1=Y", (char *)path, NULL };
+	argv[3] = (char *)temp_file(3, "size_bytes,local_ns,remote_ns\n1,5,50\n");
+	int rc;
+	char *out = capture(parallel_main, 9, argv, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "mode,T,t_max,P,M,utilisation\n"
+				 "assign,20,30,0.666667,1,0.666667\n"
+				 "assign,20,120,0.166667,2,0.083333\n");
+	free(out);
+}
+
 static void parallel_command_errors(void **state)
 {
 	(void)state;
@@ -657,6 +675,7 @@ int main(void)
 		cmocka_unit_test(mtime_errors),
 		cmocka_unit_test(assignments),
 		cmocka_unit_test(parallel_command_on_csv),
+		cmocka_unit_test(parallel_assign_on_csv),
 		cmocka_unit_test(parallel_command_errors),
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),

@@ -27,25 +27,43 @@ struct outcome {
 	size_t npath;
 };
 
-static struct outcome eval(struct trace *t, enum where w, const struct mtime_table *mt,
-			   int contention)
+/* P and the maximum path of t with processes placed by *a (freed here). */
+static struct outcome eval_on(struct trace *t, struct assignment *a, const struct mtime_table *mt,
+			      int contention)
 {
 	struct cgraph g;
-	struct assignment a;
 	struct pwork work;
 	struct outcome o = { 0 };
 	char err[256];
 	assert_int_equal(cgraph_build(&g, t, err, sizeof err), 0);
-	assert_int_equal(w == MEASURED ? assign_measured(&a, t) : w == EACH_OWN ?
-			 assign_each_own(&a, t) : assign_one(&a, t), 0);
 	assert_int_equal(pwork_alloc(&work, g.nnodes), 0);
-	struct pconfig c = { a.machine_of, mt, contention };
+	struct pconfig c = { a->machine_of, mt, contention };
 	assert_int_equal(parallel_eval(&g, &c, &work, &o.r, err, sizeof err), 0);
 	o.path = max_path(&g, &c, &work, &o.r, &o.npath);
 	pwork_free(&work);
-	assign_free(&a);
+	assign_free(a);
 	cgraph_free(&g);
 	return o;
+}
+
+static struct outcome eval(struct trace *t, enum where w, const struct mtime_table *mt,
+			   int contention)
+{
+	struct assignment a;
+	assert_int_equal(w == MEASURED ? assign_measured(&a, t) : w == EACH_OWN ?
+			 assign_each_own(&a, t) : assign_one(&a, t), 0);
+	return eval_on(t, &a, mt, contention);
+}
+
+/* The same for an --assign SPEC. */
+static struct outcome eval_assign(struct trace *t, const char *spec, const struct mtime_table *mt,
+				  int contention)
+{
+	struct assignment a;
+	char err[256];
+	if (assign_parse(&a, t, spec, err, sizeof err) < 0)
+		fail_msg("%s: %s", spec, err);
+	return eval_on(t, &a, mt, contention);
 }
 
 static struct mtime_table zero_table(void)
@@ -158,23 +176,28 @@ static void one_machine_with_delivery_is_below_one(void **state)
  * With 2 ns per message: m1 arrives 6, m2 leaves 11, arrives 13 > 10, A
  * ends 16; m3 leaves 13, arrives 15, C ends 19; B ends 21.  t_max = 21.
  */
+static void build_fig52(struct trace *t)
+{
+	uint32_t a = tp(t, 1, 1), b = tp(t, 2, 1), c = tp(t, 3, 1);
+	t_step(t, a, TRACE_STARTPROCESS, 0, 0);
+	t_step(t, c, TRACE_STARTPROCESS, 0, 0);
+	t_send(t, a, b, 4, 4, 1, 10);
+	t_recv(t, b, a, 5, 0, 1, 10);
+	t_send(t, b, a, 10, 5, 2, 10);
+	t_send(t, b, c, 12, 7, 3, 10);
+	t_recv(t, c, b, 13, 1, 3, 10);
+	t_recv(t, a, b, 14, 10, 2, 10);
+	t_step(t, a, TRACE_TERMPROCESS, 17, 13);
+	t_step(t, b, TRACE_TERMPROCESS, 20, 15);
+	t_step(t, c, TRACE_TERMPROCESS, 17, 5);
+}
+
 static void thesis_three_process_example(void **state)
 {
 	(void)state;
 	struct trace t;
 	trace_init(&t, "fig52");
-	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1), c = tp(&t, 3, 1);
-	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
-	t_step(&t, c, TRACE_STARTPROCESS, 0, 0);
-	t_send(&t, a, b, 4, 4, 1, 10);
-	t_recv(&t, b, a, 5, 0, 1, 10);
-	t_send(&t, b, a, 10, 5, 2, 10);
-	t_send(&t, b, c, 12, 7, 3, 10);
-	t_recv(&t, c, b, 13, 1, 3, 10);
-	t_recv(&t, a, b, 14, 10, 2, 10);
-	t_step(&t, a, TRACE_TERMPROCESS, 17, 13);
-	t_step(&t, b, TRACE_TERMPROCESS, 20, 15);
-	t_step(&t, c, TRACE_TERMPROCESS, 17, 5);
+	build_fig52(&t);
 	struct mtime_table z = zero_table(), two = flat_table(2, 2);
 	struct outcome o = eval(&t, EACH_OWN, &z, 0);
 	assert_float_equal(o.r.T, 33, 1e-9);
@@ -184,6 +207,57 @@ static void thesis_three_process_example(void **state)
 	free(o.path);
 	o = eval(&t, EACH_OWN, &two, 0);
 	assert_float_equal(o.r.t_max, 21, 1e-9);
+	free(o.path);
+	trace_free(&t);
+}
+
+/*
+ * Predicting another placement (--assign 1.1=X,2.1=X) of the Fig. 5.2
+ * graph above, with 1 ns a delivery on one machine and 5 ns between two.
+ * As traced (each process on its own node) every message is remote: m1
+ * arrives 9, B sends m2 at 14 and m3 at 16 and ends 24; m2 arrives 19, A
+ * ends 22; m3 arrives 21, C ends 25: t_max = 25.
+ * A and B on X, C left on its node 3: m1 is local and arrives 5, B sends
+ * m2 at 10 and m3 at 12 and ends 20; m2 arrives 11, A ends 14; m3 is still
+ * remote and arrives 17, C ends 21: t_max = 21 through A, m1, B, m3, C
+ * (4 + 1 + 7 + 5 + 4), P = 33/21 on M = 2 machines.
+ * With A and B sharing X's CPU: A alone sends m1 at 4 and has 5 left at
+ * 5, when m1 arrives and B needs 5 to m2; at half speed each both finish
+ * at 15: B sends m2 (arrives 16), A waits for it.  B alone does 1 of its 2
+ * to m3 by 16; then shared again B sends m3 at 18 (arrives 23) and has 8
+ * left, A has done 1 of its 3; A ends at 22, B alone ends at 28; C ends
+ * 23 + 4 = 27.  t_max = 28.
+ */
+static void assign_predicts_a_moved_placement(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "fig52");
+	build_fig52(&t);
+	struct mtime_table m = flat_table(1, 5);
+	struct outcome o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.t_max, 25, 1e-9);
+	assert_int_equal(o.r.M, 3);
+	free(o.path);
+	o = eval_assign(&t, "1.1=X,2.1=X", &m, 0);
+	assert_float_equal(o.r.T, 33, 1e-9);
+	assert_float_equal(o.r.t_max, 21, 1e-9);
+	assert_float_equal(o.r.P, 33.0 / 21.0, 1e-12);
+	assert_int_equal(o.r.M, 2);
+	assert_float_equal(o.r.util, 33.0 / 21.0 / 2, 1e-12);
+	assert_int_equal(o.npath, 3);
+	assert_int_equal(o.path[0].proc, tp(&t, 1, 1));
+	assert_float_equal(o.path[0].cpu, 4, 1e-9);
+	assert_float_equal(o.path[0].out_weight, 1, 1e-9); /* m1, now local */
+	assert_int_equal(o.path[1].proc, tp(&t, 2, 1));
+	assert_float_equal(o.path[1].cpu, 7, 1e-9);
+	assert_float_equal(o.path[1].out_weight, 5, 1e-9); /* m3, still remote */
+	assert_int_equal(o.path[2].proc, tp(&t, 3, 1));
+	assert_float_equal(o.path[2].cpu, 4, 1e-9);
+	free(o.path);
+	o = eval_assign(&t, "1.1=X,2.1=X", &m, 1);
+	assert_float_equal(o.r.t_max, 28, 1e-9);
+	assert_float_equal(o.r.P, 33.0 / 28.0, 1e-12);
 	free(o.path);
 	trace_free(&t);
 }
@@ -504,6 +578,7 @@ int main(void)
 		cmocka_unit_test(independent_processes_give_n),
 		cmocka_unit_test(one_machine_with_delivery_is_below_one),
 		cmocka_unit_test(thesis_three_process_example),
+		cmocka_unit_test(assign_predicts_a_moved_placement),
 		cmocka_unit_test(contention_with_blocking),
 		cmocka_unit_test(contention_across_machines),
 		cmocka_unit_test(contention_unequal_lengths),
