@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "demos.h"
+#include "pm.h"
 #include "search.h"
 #include "servers.h"
 #include "tsplib.h"
@@ -27,13 +28,14 @@ static const char usage_text[] =
 	"  -f -           a TSPLIB instance (EXPLICIT weights) from standard input\n"
 	"  --expect COST  exit 1 unless the optimal tour costs COST (for tests)\n"
 	"  --die-after K, --stall-after K   the last server ends / stops answering after K requests\n"
+	"  --kill-after K  the controller kills its last server (pm_kill) after K answers (for tests)\n"
 	"output: 'tour cost: C', 'tour: ' and the cities 1..N from city 1, a 'stats:' line\n";
 
 struct options {
 	int version, servers, n, depth;
 	uint32_t seed;
 	int from_stdin;
-	long expect;
+	long expect, kill_after;
 	uint32_t nodes[TSP_MAX_SERVERS];
 	int nnodes;
 	const char *debug[3];
@@ -91,6 +93,8 @@ static int option(struct options *o, const char *a, const char *val)
 		o->depth = (int)v;
 	else if (!strcmp(a, "--expect") && (v = number(a, val, 0, TSP_INF)) >= 0)
 		o->expect = v;
+	else if (!strcmp(a, "--kill-after") && (v = number(a, val, 0, 1000000)) >= 0)
+		o->kill_after = v;
 	else if (!strcmp(a, "--nodes"))
 		v = parse_nodes(o, val);
 	else if ((!strcmp(a, "--die-after") || !strcmp(a, "--stall-after")) && (v = number(a, val, 0, 1000000)) >= 0) {
@@ -108,7 +112,7 @@ static int option(struct options *o, const char *a, const char *val)
 /* 0, 1 for --help, -1 after a usage message.  Every option has a value. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .version = TSP_V3, .servers = 4, .expect = -1, .nnodes = 1 };
+	*o = (struct options){ .version = TSP_V3, .servers = 4, .expect = -1, .kill_after = -1, .nnodes = 1 };
 	for (int i = 1; i < argc; i += 2) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return 1;
@@ -146,13 +150,29 @@ static int dispatch(struct search *s, struct tsp_pool *pool, int per_server)
 	return 0;
 }
 
+/* --kill-after: the last server is killed through the process manager
+ * (of its node) as another process might, while it has work outstanding;
+ * the run must then fail as for any lost server. */
+static void kill_last_server(struct tsp_pool *pool)
+{
+	const struct tsp_server *sv = &pool->server[pool->count - 1];
+	printf("tsp: killing server %d (task %u.%u) with %d subproblem(s) outstanding (--kill-after)\n",
+	       pool->count - 1, (unsigned)TASK_NODE(sv->task), (unsigned)TASK_PID(sv->task), sv->outstanding);
+	int r = pm_kill(sv->task);
+	if (r < 0)
+		printf("tsp: pm_kill: %s\n", kerror_name(r));
+}
+
 static int run_search(struct search *s, struct tsp_pool *pool, const struct options *o)
 {
 	int per_server = search_queue_depth(o->version);
+	long answers = 0;
 	while (!s->done) {
 		struct tsp_answer ans;
 		if (dispatch(s, pool, per_server) < 0)
 			return -1;
+		if (answers++ == o->kill_after)
+			kill_last_server(pool);
 		int i = pool_receive(pool, &ans);
 		if (i < 0)
 			return -1;

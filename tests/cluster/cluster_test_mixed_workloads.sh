@@ -4,7 +4,9 @@
 # system with its servers spread over both kinds of node and its disk on an
 # ARM node, stopped and started again on the same image (t_fs cluster, then
 # t_fs persist), and every TSP version with servers spread over both kinds
-# (t_tsp cluster), where node 4 (ARM) is killed under a stalled server.
+# (t_tsp cluster), where a server on node 4 (ARM) is killed by its
+# controller on node 1 (x86) and then node 4 is killed under a stalled
+# server.
 . "$(dirname "$0")/cluster_lib.sh"
 
 img=$TEST_DIR/mixed-fs.img
@@ -38,5 +40,5 @@ CLUSTER
 
 run mixed-fs "t_fs cluster" 3
 run mixed-fs-restarted "t_fs persist" 3
-run mixed-tsp "t_tsp cluster" 4
+run mixed-tsp "t_tsp cluster" 5
 rm -f "$img"

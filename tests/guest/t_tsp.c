@@ -3,13 +3,15 @@
  * runs `tsp` as a child, computes the optimum itself with Held-Karp
  * (tests/unit/test_tsp_reference.c) and passes it as `--expect COST`, so
  * tsp's exit status says whether the tour it found is a tour of that cost.
- * Every version runs with 1, 2 and 4 servers; a server that ends mid-run,
- * and bad usage, must give status 1 and 2 instead of a hang or a crash.
+ * Every version runs with 1, 2 and 4 servers; a server that ends or is
+ * killed mid-run, and bad usage, must give status 1 and 2 instead of a
+ * hang or a crash.
  *
  *     t_tsp            one node (make check-guest)
  *     t_tsp cluster    node 1 of four (tests/cluster/cluster_test_tsp.sh):
  *                      servers spread over nodes 1-4, a server ending on
- *                      another node, and last a node killed under a server
+ *                      another node, one killed there by the controller
+ *                      (--kill-after), and last a node killed under a server
  *                      (the suite prints "KILL-NODE 4" for the script)
  */
 #include <stdio.h>
@@ -92,6 +94,18 @@ static void a_server_that_ends_is_an_error(void)
 	CHECK_EQ(run_tsp("-v 2 -p 1 -n 12 -s 13 --die-after 40"), 1);
 }
 
+/* The controller kills its last server (pm_kill) mid-run.  A server that
+ * stalled on its 4th request is sent nothing more, so only the end notice
+ * (reason killed) can end the controller's wait; a server still answering
+ * may have answered already, and the next send to it sees E_DEAD.  Either
+ * must fail the run, not hang it. */
+static void a_server_killed_mid_run_is_an_error(void)
+{
+	CHECK_EQ(run_tsp("-v 2 -p 1 -n 12 -s 13 --stall-after 3 --kill-after 3"), 1);
+	CHECK_EQ(run_tsp("-v 3 -p 2 -n 12 -s 13 --kill-after 4"), 1);
+	CHECK_EQ(run_tsp("-v 1 -p 3 -n 12 -s 13 --kill-after 0"), 1);
+}
+
 static void bad_usage_is_status_2(void)
 {
 	CHECK_EQ(run_tsp("-v 4 -n 8"), 2);
@@ -123,6 +137,7 @@ GTESTS(
 	{ "every split depth is optimal", every_split_depth_is_optimal },
 	{ "a wrong --expect fails", a_wrong_expectation_fails },
 	{ "a server that ends mid-run is an error", a_server_that_ends_is_an_error },
+	{ "a server killed mid-run is an error", a_server_killed_mid_run_is_an_error },
 	{ "bad usage is status 2", bad_usage_is_status_2 },
 	{ "empty standard input is bad input", empty_standard_input_is_bad_input },
 	{ "servers on a missing node fail cleanly", servers_on_a_missing_node_fail_cleanly },
@@ -148,6 +163,16 @@ static void a_server_ending_on_another_node_is_an_error(void)
 {
 	CHECK_EQ(run_tsp("-v 3 -p 2 -n 12 -s 35 --nodes 2,3 --die-after 5"), 1);
 	CHECK_EQ(run_tsp("-v 1 -p 3 -n 12 -s 35 --nodes 1,2,3 --die-after 2"), 1);
+}
+
+/* The controller on node 1 kills its server on node 4 (pm_kill, forwarded
+ * to node 4's process manager) mid-run, once as its only server, stalled
+ * on a request, and once as one of four still answering: the script
+ * checks what tsp reported. */
+static void a_server_killed_on_another_node_is_an_error(void)
+{
+	CHECK_EQ(run_tsp("-v 2 -p 1 -n 12 -s 37 --nodes 4 --stall-after 3 --kill-after 3"), 1);
+	CHECK_EQ(run_tsp("-v 3 -p 4 -n 12 -s 37 --nodes 1,2,3,4 --kill-after 6"), 1);
 }
 
 /* Let `ms` of node time pass (busy: there is no sleep call). */
@@ -180,6 +205,7 @@ static const struct gtest cluster_tests[] = {
 	{ "versions 1-3 with servers spread over nodes", versions_with_servers_spread_over_nodes },
 	{ "eight servers on four nodes", eight_servers_on_four_nodes },
 	{ "a server ending on another node is an error", a_server_ending_on_another_node_is_an_error },
+	{ "a server killed on another node is an error", a_server_killed_on_another_node_is_an_error },
 	{ "a server's node going down is an error", a_server_node_going_down_is_an_error },
 };
 
