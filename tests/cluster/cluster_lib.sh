@@ -24,6 +24,15 @@ check() {
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 
+# check_that WHAT 'CONDITION': one result line from a shell CONDITION,
+# evaluated whole, so a list such as '[ "$rc" -eq 0 ] && grep -q x "$f"'
+# is one assertion (`check WHAT A && B` would hand check only A, and B
+# could fail without a "not ok").  Single-quote CONDITION: its variables
+# are expanded when it is evaluated.
+check_that() {
+	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
+}
+
 # expect_status WANT WHAT COMMAND...: COMMAND must exit with WANT.
 expect_status() {
 	local want=$1 what=$2; shift 2

@@ -171,7 +171,9 @@ r=$?
 check "record: a failing program's status is record's (got $r)" [ "$r" -eq 1 ]
 printf 'one\ntwo\nthree\n' | "$DPM" record --dir "$d" -q -o "$TEST_DIR/rec.log" --on n2 -- pp cat >"$out"
 r=$?
-check "record: the program's output, unmarked, and exit 0 (got $r)" [ "$r" -eq 0 ] && grep -qx "three" "$out" && grep -qx "pp: 14 bytes" "$out"
+check "record: the program's exit 0 is record's (got $r)" [ "$r" -eq 0 ]
+check "record: ...its output as it printed it (unmarked)" grep -qx "three" "$out"
+check "record: ...its standard input read whole (14 bytes)" grep -qx "pp: 14 bytes" "$out"
 check "record: only its own job is in its log" \
 	[ -z "$(csv "$TEST_DIR/rec.log" 'c["task"] ~ /^1\./ && c["type"] != "MARK" { print }')" ]
 check "record: the process was metered before its first instruction (its first trace is its start)" \
@@ -181,7 +183,8 @@ check "record: ...which is complete (its end is there)" \
 printf 'filter meter\nnewjob two\nadd two n1 pp serve pair 5\nadd two n2 pp call pair 5\nsetflags two all\nstartjob two\n' >"$TEST_DIR/two.ctl"
 "$DPM" record --dir "$d" -q -o "$TEST_DIR/two.log" -f "$TEST_DIR/two.ctl" >"$out"
 r=$?
-check "record -f: a script's two processes run to their ends (exit $r)" [ "$r" -eq 0 ] && [ "$(grep -c 'DONE: .*reason: normal' "$out")" -eq 2 ]
+check "record -f: the script's commands all succeed (exit $r)" [ "$r" -eq 0 ]
+check "record -f: ...and its two processes run to their ends" [ "$(grep -c "DONE: .*reason: normal" "$out")" -eq 2 ]
 check "record -f: both processes' traces are in its log" \
 	[ "$(csv "$TEST_DIR/two.log" 'c["type"] == "TERMPROCESS" { n++ } END { print n + 0 }')" -eq 2 ]
 "$DPM" record --dir "$d" -q -o "$TEST_DIR/fault.log" -- pp fault >/dev/null
@@ -259,7 +262,8 @@ check "workloads: the users' data-area links traced (their job meters all events
 own=$(new_cluster_dir record)
 "$DPM" record --dir "$own" -q -n 2 -o "$TEST_DIR/own.log" -- tsp -v 2 -p 2 --nodes 1,2 -n 8 -s 5 >"$out" 2>"$err"
 r=$?
-check "record: boots its own cluster, runs tsp, exit 0 (got $r)" [ "$r" -eq 0 ] && grep -q '^tour cost: ' "$out"
+check "record: boots its own cluster, runs tsp, exit 0 (got $r)" [ "$r" -eq 0 ]
+check "record: ...which finds its tour" grep -q "^tour cost: " "$out"
 check "record: ...and stops that cluster again" [ ! -e "$own/state" ]
 check "record: ...with both nodes' traces in the log" \
 	[ "$(csv "$TEST_DIR/own.log" 'c["type"] == "MARK" { m[c["machine"]]++ } END { print length(m) }')" -eq 2 ]

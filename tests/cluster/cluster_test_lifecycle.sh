@@ -27,24 +27,25 @@ for n in 1 2 4; do
 	check "$n nodes: a second up is refused with exit 1 (got $rc)" [ "$rc" -eq 1 ]
 	check "$n nodes: ...saying a cluster is already running" \
 		grep -q "a cluster is already running in $d (supervisor pid [0-9]*); stop it first" <<<"$msg"
-	check "$n nodes: ...and the running cluster is untouched" \
-		[ "$(state_pids "$d")" = "$pids" ] && any_alive $pids
+	check_that "$n nodes: ...and the running cluster is untouched" \
+		'[ "$(state_pids "$d")" = "$pids" ] && any_alive $pids'
 
 	out=$("$DPM" cluster down --dir "$d"); rc=$?
-	check "$n nodes: down succeeds and says what it stopped" \
-		[ "$rc" -eq 0 ] && [ "$out" = "stopped $n node$([ "$n" -gt 1 ] && echo s) and the switch in $d" ]
+	# the services: the default filter 'meter' and the control hub 'ctl'
+	check_that "$n nodes: down succeeds and says what it stopped" \
+		'[ "$rc" -eq 0 ] && [ "$out" = "stopped $n node$([ "$n" -gt 1 ] && echo s), 2 services and the switch in $d" ]'
 	check "$n nodes: no process, socket, state or secret left" cluster_gone "$d" $pids
 	check "$n nodes: consoles stay for reading after down" grep -q "DPM kernel: node 1," "$d/n1.console"
 	out=$("$DPM" cluster down --dir "$d"); rc=$?
-	check "$n nodes: a second down says nothing runs, exit 0" \
-		[ "$rc" -eq 0 ] && [ "$out" = "no cluster running in $d; nothing to stop" ]
+	check_that "$n nodes: a second down says nothing runs, exit 0" \
+		'[ "$rc" -eq 0 ] && [ "$out" = "no cluster running in $d; nothing to stop" ]'
 done
 
 # A node booted on another host (boot=no) is a peer but not started here.
 d=$(new_cluster_dir elsewhere)
 printf 'node a\nnode far id=2 boot=no\n' >"$TEST_DIR/elsewhere.cluster"
 out=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/elsewhere.cluster"); rc=$?
-check "elsewhere: up boots only the local node (exit $rc)" [ "$rc" -eq 0 ] && grep -q "^cluster up: 1 node (a) in $d" <<<"$out"
+check_that "elsewhere: up boots only the local node (exit $rc)" '[ "$rc" -eq 0 ] && grep -q "^cluster up: 1 node (a) in $d" <<<"$out"'
 check "elsewhere: status lists no node 'far'" [ -z "$(status_field "$d" far 2)" ]
 check "elsewhere: the local node's peers include the remote one" \
 	grep -q -- "-append node=1 peers=1,2 " <(tr '\0' ' ' <"/proc/$(status_field "$d" a 5)/cmdline")

@@ -17,14 +17,14 @@ check "services: up with a started service (exit $rc)" [ "$rc" -eq 0 ]
 port=$(awk '$1 == "service" && $2 == "meter" { print $3 }' "$d/state")
 check "services: the state records a real port ($port)" [ "${port:-0}" -gt 0 ]
 check "services: up prints it" grep -qx "service meter on 127.0.0.1:$port" <<<"$out"
-check "services: status shows it running on that port" \
-	[ "$(status_field "$d" meter 6)" = running ] && [ "$(status_field "$d" meter 8)" = "$port" ]
+check_that "services: status shows it running on that port" \
+	'[ "$(status_field "$d" meter 6)" = running ] && [ "$(status_field "$d" meter 8)" = "$port" ]'
 filter=$(status_field "$d" meter 5)
 node=$(status_field "$d" a 5)
 cmdline=$(tr '\0' ' ' <"/proc/$node/cmdline")
 ctl=$(awk '$1 == "service" && $2 == "ctl" { print $3 }' "$d/state")
-check "services: the control hub 'ctl' comes with every cluster ($ctl)" \
-	[ "${ctl:-0}" -gt 0 ] && [ "$(status_field "$d" ctl 6)" = running ]
+check_that "services: the control hub 'ctl' comes with every cluster ($ctl)" \
+	'[ "${ctl:-0}" -gt 0 ] && [ "$(status_field "$d" ctl 6)" = running ]'
 check "services: the node's kernel gets host=meter:$port,ctl:$ctl" \
 	grep -q -- "-append node=1 peers=1,2 host=meter:$port,ctl:$ctl " <<<"$cmdline"
 check "services: ...and a second NIC forwarding 10.0.2.100:$port to 127.0.0.1:$port" \
@@ -62,4 +62,5 @@ printf 'node a\nservice x port=0 start="false"\n' >"$TEST_DIR/dies.cluster"
 msg=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/dies.cluster" 2>&1); rc=$?
 check "dying service: up fails with exit 1 (got $rc)" [ "$rc" -eq 1 ]
 check "dying service: ...saying it exited before listening" grep -q "x exited (1) before its listener on 127.0.0.1:" <<<"$msg"
-check "dying service: ...and no node was started" bash -c "! ls '$d'/*.console >/dev/null 2>&1" && cluster_gone "$d"
+check "dying service: ...and no node was started" bash -c "! ls '$d'/*.console >/dev/null 2>&1"
+check "dying service: ...and nothing is left running" cluster_gone "$d"
