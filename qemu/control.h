@@ -32,7 +32,7 @@ enum pstate { PS_NEW, PS_RUNNING, PS_STOPPED, PS_KILLED, PS_ACQUIRED };
 enum pevent {
 	PE_START,    /* startjob                                   */
 	PE_STOP,     /* stopjob                                    */
-	PE_END,      /* the process completed (or faulted)         */
+	PE_END,      /* the process ended (faulted, node went down) */
 	PE_REMOVE,   /* removejob / removeprocess: kill it         */
 };
 

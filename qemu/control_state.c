@@ -6,10 +6,13 @@
  *   new --start--> running <--stop/start--> stopped
  *   new --stop---> stopped
  *   running --end--> killed        stopped --remove (or end)--> killed
- *   acquired: only ever acquired (metered, never started, stopped, killed)
+ *   acquired: metered only (never started, stopped or killed by the controller)
  *
- * new never goes straight to killed: a computation just built is not
- * thrown away by accident.  killed is final.
+ * The user never sends new straight to killed: a computation just built is
+ * not thrown away by accident.  But a process's end is a fact the node
+ * reports, not a command: a process that ended (a new one whose node went
+ * down, an acquired server that exited) is killed whatever its state was,
+ * so it can be removed and no longer counts as active.  killed is final.
  */
 #include <stddef.h>
 
@@ -35,11 +38,13 @@ static int refuse(const char **why, const char *text)
 
 int pstate_next(enum pstate from, enum pevent event, const char **why)
 {
-	if (from == PS_ACQUIRED)
-		return refuse(why, event == PE_END ? "is acquired: its end is not the controller's"
-						   : "is acquired: it can only be metered");
 	if (from == PS_KILLED)
-		return refuse(why, "is killed: it cannot be restarted");
+		return refuse(why, event == PE_END ? "is killed: it has ended already"
+						   : "is killed: it cannot be restarted");
+	if (event == PE_END)
+		return PS_KILLED; /* from any live state: new, running, stopped or acquired */
+	if (from == PS_ACQUIRED)
+		return refuse(why, "is acquired: it can only be metered");
 	switch (event) {
 	case PE_START:
 		if (from == PS_RUNNING)
@@ -50,9 +55,7 @@ int pstate_next(enum pstate from, enum pevent event, const char **why)
 			return refuse(why, "is already stopped");
 		return PS_STOPPED;
 	case PE_END:
-		if (from == PS_NEW)
-			return refuse(why, "is new: it has not run, so it cannot have ended");
-		return PS_KILLED;
+		break; /* decided above */
 	case PE_REMOVE:
 		if (from == PS_NEW)
 			return refuse(why, "is new: stop the job first (a new process is never killed directly)");

@@ -46,11 +46,12 @@ struct record_opts {
 	int quiet;
 };
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, signals;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	signals++;
 }
 
 static void usage(FILE *out)
@@ -183,27 +184,48 @@ static enum control_result command(struct control *c, const char *const *words)
 	return control_words(c, n, w, "record", 0);
 }
 
+/* A process record waits for: one of its own that has not ended (an ended
+ * one is killed, whatever state it had: control_state.c). */
+static int waits_for(const struct cproc *p)
+{
+	return p->in_use && !p->ended &&
+	       (p->state == PS_RUNNING || p->state == PS_NEW || p->state == PS_STOPPED);
+}
+
 static int job_active(const struct control *c)
 {
 	for (int i = 0; i < CONTROL_MAX_PROCS; i++)
-		if (c->procs[i].in_use && (c->procs[i].state == PS_RUNNING || c->procs[i].state == PS_NEW ||
-					   c->procs[i].state == PS_STOPPED))
+		if (waits_for(&c->procs[i]))
 			return 1;
 	return 0;
 }
 
-/* Wait for every process to end; a signal kills them (and is returned). */
-static int wait_for_job(struct control *c, struct control_net *n)
+/* Wait for every process to end.  The first signal kills them (and is
+ * returned); a second ends the wait even if their ends are never reported. */
+static int wait_for_job(const struct record_opts *o, struct control *c, struct control_net *n)
 {
-	int killed = 0;
-	while (job_active(c) && n->w.fd >= 0) {
+	int killed = 0, told = 0;
+	while (job_active(c) && n->w.fd >= 0 && signals < 2) {
+		if (!told && !got_signal) {
+			/* a script may leave processes new or stopped: say why we wait */
+			int idle = 0, running = 0;
+			for (int i = 0; i < CONTROL_MAX_PROCS; i++)
+				if (waits_for(&c->procs[i]))
+					*(c->procs[i].state == PS_RUNNING ? &running : &idle) += 1;
+			if (idle && !running) {
+				progress(o, "waiting for %d process%s that nothing will start (new or stopped); "
+					    "Ctrl-C kills %s", idle, idle == 1 ? "" : "es", idle == 1 ? "it" : "them");
+				told = 1;
+			}
+		}
 		control_net_poll(n, 100);
 		if (got_signal && !killed) {
 			char err[256];
 			for (int i = 0; i < CONTROL_MAX_PROCS; i++)
-				if (c->procs[i].in_use && !c->procs[i].ended)
+				if (waits_for(&c->procs[i])) /* never an acquired one */
 					c->nodes.kill(c->nodes.ctx, c->procs[i].task, err, sizeof err);
 			killed = 1;
+			progress(o, "killing the job; a second Ctrl-C stops waiting for its ends");
 		}
 	}
 	return n->w.fd < 0 ? -1 : 0;
@@ -248,7 +270,7 @@ static int run_program(const struct record_opts *o, struct control *c, struct co
 		return RECORD_FAILED;
 	progress(o, "%s runs on %s (process %u.%u)", o->argv[0], machine, (unsigned)(task >> 16),
 		 (unsigned)(task & 0xffff));
-	if (wait_for_job(c, n) < 0) {
+	if (wait_for_job(o, c, n) < 0) {
 		fprintf(stderr, "dpm record: the control hub went away\n");
 		return RECORD_FAILED;
 	}
@@ -259,7 +281,7 @@ static int run_script(const struct record_opts *o, struct control *c, struct con
 {
 	progress(o, "running %s", o->script);
 	control_file(c, o->script, 0);
-	if (wait_for_job(c, n) < 0) {
+	if (wait_for_job(o, c, n) < 0) {
 		fprintf(stderr, "dpm record: the control hub went away\n");
 		return RECORD_FAILED;
 	}

@@ -1,8 +1,9 @@
 /*
  * tests/unit/test_control.c - the controller's interpreter against fake
  * nodes: Fig. 4.2 (every transition, allowed and refused), setflags words,
- * the Appendix B session's output, refusals that change nothing, acquired
- * processes, bad commands, die, source nesting and sink.
+ * the Appendix B session's output, refusals that change nothing, ended
+ * processes (new or acquired) removable, acquired processes, bad commands,
+ * die, source nesting and sink.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,13 +175,15 @@ static void test_every_transition(void **state)
 {
 	(void)state;
 	/* rows: from new, running, stopped, killed, acquired; columns:
-	 * start, stop, end, remove; -1: refused */
+	 * start, stop, end, remove; -1: refused.  An end is reported, not
+	 * commanded: it kills a process in any live state, even a new one
+	 * (its node went down) or an acquired one (the server exited). */
 	static const int want[5][4] = {
-		[PS_NEW] = { PS_RUNNING, PS_STOPPED, -1, -1 },
+		[PS_NEW] = { PS_RUNNING, PS_STOPPED, PS_KILLED, -1 },
 		[PS_RUNNING] = { -1, PS_STOPPED, PS_KILLED, -1 },
 		[PS_STOPPED] = { PS_RUNNING, -1, PS_KILLED, PS_KILLED },
 		[PS_KILLED] = { -1, -1, -1, -1 },
-		[PS_ACQUIRED] = { -1, -1, -1, -1 },
+		[PS_ACQUIRED] = { -1, -1, PS_KILLED, -1 },
 	};
 	for (int s = PS_NEW; s <= PS_ACQUIRED; s++)
 		for (int e = PE_START; e <= PE_REMOVE; e++) {
@@ -328,6 +331,41 @@ static void test_running_cannot_be_started_or_removed(void **state)
 	assert_string_equal(calls, "");
 }
 
+/* A new process whose node goes down, and an acquired one that ends: both
+ * are killed, so they can be removed (with no call to their node) and no
+ * longer count as active; the new process beside them is still refused. */
+static void test_ended_process_is_removable_and_inactive(void **state)
+{
+	(void)state;
+	build_foo();
+	assert_int_equal(run("acquire foo n3 7"), CR_OK);
+	out();
+	control_process_ended(&ctl, 0x20006, EXIT_NODE_DOWN, 0);
+	assert_string_equal(out(), "  DONE: process B in job 'foo' terminated: reason: node down\n");
+	assert_int_equal(state_of("B"), PS_KILLED);
+	control_process_ended(&ctl, 0x30007, EXIT_NORMAL, 0);
+	out();
+	assert_int_equal(state_of("n3.7"), PS_KILLED);
+	calls[0] = '\0';
+	assert_int_equal(run("die"), CR_OK); /* only A is active now */
+	assert_string_equal(errs(), "t: 1 process is still active (new, running, stopped or acquired); "
+				    "die again to leave them as they are\n");
+	assert_int_equal(run("rmjob foo"), CR_FAILED); /* A is still new */
+	assert_string_equal(errs(), "t: 'A' is new: stop the job first (a new process is never killed directly)\n"
+				    "t: job 'foo' not removed\n");
+	assert_int_equal(run("removeprocess foo B"), CR_OK);
+	assert_int_equal(run("removeprocess foo n3.7"), CR_OK);
+	assert_string_equal(out(), "'B' removed\n'n3.7' removed\n");
+	assert_string_equal(errs(), "");
+	assert_string_equal(calls, ""); /* no kill, no setmeter: they are gone */
+	control_process_ended(&ctl, 0x10005, EXIT_NODE_DOWN, 0);
+	out();
+	assert_int_equal(run("rmjob foo"), CR_OK);
+	assert_string_equal(out(), "'A' removed\n");
+	assert_int_equal(run("die"), CR_EXIT); /* nothing active: no warning */
+	assert_string_equal(errs(), "");
+}
+
 static void test_acquired_is_only_metered(void **state)
 {
 	(void)state;
@@ -460,6 +498,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flags_accumulate_and_reach_new_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_new_job_is_refused_and_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_running_cannot_be_started_or_removed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ended_process_is_removable_and_inactive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_acquired_is_only_metered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_die_warns_once_while_active, setup, teardown),
