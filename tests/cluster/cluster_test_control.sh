@@ -12,9 +12,11 @@
 #    marked with its process; a faulting process reported;
 #  - source nesting and sink; bad commands and arguments; a connection
 #    without the cluster's secret is refused and logged; die warns once;
-#  - `dpm record`: boots and stops its own cluster, exit status is the
-#    program's, standard input is its own, and on a cluster that already
-#    ran another job its log holds only its own job.
+#  - `dpm record`: boots and stops its own cluster (--nodes, --cluster
+#    FILE), exit status is the program's, standard input is its own,
+#    --flags selects the events, Ctrl-C ends a script's wait for a process
+#    it never started, and on a cluster that already ran another job its
+#    log holds only its own job.
 . "$(dirname "$0")/cluster_lib.sh"
 
 d=$(new_cluster_dir control)
@@ -180,6 +182,29 @@ check "record: the process was metered before its first instruction (its first t
 	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] != "MARK" && c["task"] ~ /^2\./ { print c["type"]; exit }')" = STARTPROCESS ]
 check "record: ...which is complete (its end is there)" \
 	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] == "TERMPROCESS" && c["dst"] == c["task"] { n++ } END { print n + 0 }')" -eq 1 ]
+# --flags: only the events named (the run above, with every event, also has
+# STARTPROCESS and TERMPROCESS); pp cat's reads and writes are CALLs to ctld
+printf 'one\ntwo\n' | "$DPM" record --dir "$d" -q -o "$TEST_DIR/flags.log" --on n2 --flags send,receive -- pp cat >"$out"
+r=$?
+check "record --flags send,receive: exit 0 (got $r)" [ "$r" -eq 0 ]
+types=$(csv "$TEST_DIR/flags.log" '{ print c["type"] }' | sort -u | tr '\n' ' ')
+check "record --flags send,receive: the log holds SEND, RECEIVE and the marks only ($types)" \
+	[ "$types" = "MARK RECEIVE SEND " ]
+# a script that never starts its process: record says why it waits, and
+# Ctrl-C kills the new process, whose end (new -> killed) ends the wait
+printf 'filter meter\nnewjob idle\nadd idle n1 pp serve idle 1\n' >"$TEST_DIR/idle.ctl"
+"$DPM" record --dir "$d" -o "$TEST_DIR/idle.log" -f "$TEST_DIR/idle.ctl" >"$out" 2>"$err" &
+rec=$!
+told() { grep -q "waiting for 1 process that nothing will start (new or stopped); Ctrl-C kills it" "$err"; }
+check "record -f: a process the script never starts: record says it waits for it" wait_until 30 told
+kill -INT "$rec"
+rec_gone() { ! kill -0 "$rec" 2>/dev/null; }
+check "record -f: ...one Ctrl-C kills it and ends the wait" wait_until 30 rec_gone
+rec_gone || kill -INT "$rec"
+wait "$rec"
+r=$?
+check "record -f: ...exit 130 (got $r)" [ "$r" -eq 130 ]
+check "record -f: ...its end reported (killed)" grep -q "DONE: process pp in job 'idle' terminated: reason: killed" "$out"
 printf 'filter meter\nnewjob two\nadd two n1 pp serve pair 5\nadd two n2 pp call pair 5\nsetflags two all\nstartjob two\n' >"$TEST_DIR/two.ctl"
 "$DPM" record --dir "$d" -q -o "$TEST_DIR/two.log" -f "$TEST_DIR/two.ctl" >"$out"
 r=$?
@@ -260,10 +285,25 @@ check "workloads: the users' data-area links traced (their job meters all events
 "$DPM" cluster down --dir "$fs" >/dev/null
 
 own=$(new_cluster_dir record)
-"$DPM" record --dir "$own" -q -n 2 -o "$TEST_DIR/own.log" -- tsp -v 2 -p 2 --nodes 1,2 -n 8 -s 5 >"$out" 2>"$err"
+"$DPM" record --dir "$own" -q --nodes 2 -o "$TEST_DIR/own.log" -- tsp -v 2 -p 2 --nodes 1,2 -n 8 -s 5 >"$out" 2>"$err"
 r=$?
 check "record: boots its own cluster, runs tsp, exit 0 (got $r)" [ "$r" -eq 0 ]
 check "record: ...which finds its tour" grep -q "^tour cost: " "$out"
 check "record: ...and stops that cluster again" [ ! -e "$own/state" ]
 check "record: ...with both nodes' traces in the log" \
 	[ "$(csv "$TEST_DIR/own.log" 'c["type"] == "MARK" { m[c["machine"]]++ } END { print length(m) }')" -eq 2 ]
+
+# --cluster FILE: record boots that file's cluster (its nodes are named
+# left and right) and stops it again
+cf=$(new_cluster_dir record-file)
+printf 'service meter start="{dpm} filter --port {port} -o {dir}/meter.log"\nnode left id=1\nnode right id=2\n' \
+	>"$TEST_DIR/rec.cluster"
+printf 'x\n' | "$DPM" record --dir "$cf" -q --cluster "$TEST_DIR/rec.cluster" --on right -o "$TEST_DIR/file.log" -- pp cat >"$out" 2>"$err"
+r=$?
+check "record --cluster FILE: runs on that cluster's node 'right', exit 0 (got $r)" [ "$r" -eq 0 ]
+check "record --cluster FILE: ...the program read its input" grep -qx "pp: 2 bytes" "$out"
+check "record --cluster FILE: ...both nodes' marks in the log" \
+	[ "$(csv "$TEST_DIR/file.log" 'c["type"] == "MARK" { m[c["machine"]]++ } END { print length(m) }')" -eq 2 ]
+check "record --cluster FILE: ...the program's end traced on node 2" \
+	[ "$(csv "$TEST_DIR/file.log" 'c["type"] == "TERMPROCESS" && c["machine"] == 2 { n++ } END { print n + 0 }')" -eq 1 ]
+check "record --cluster FILE: ...and stops that cluster again" [ ! -e "$cf/state" ]
