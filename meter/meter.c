@@ -8,7 +8,9 @@
  * METER_FLUSH_NS old.  If the path backs up, traces stay in the buffer; only
  * when the buffer itself is full is a trace dropped, and the count of drops
  * travels as a DROPPED trace in the next batch that gets through, so nothing
- * is lost silently.
+ * is lost silently, with one exception: batches already handed to a host
+ * link whose TCP connection then ends are discarded there uncounted
+ * (docs/metering.md).
  */
 #include "meter.h"
 #include "net/hostlink.h"
