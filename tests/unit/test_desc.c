@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -126,6 +127,7 @@ static const struct {
 	{ "header 99999999999999999999.;",
 	  "t.desc:1:8: number '99999999999999999999' does not fit in 64 bits" },
 	{ "header 0.\n  @", "t.desc:2:3: unexpected character '@'" },
+	{ "header 0.\n  \x01", "t.desc:2:3: unexpected byte 0x01" },
 	{ "header 0. m,0,4,10 # ;", "t.desc:1:20: expected a field or ';' ending the description, found '#'" },
 	{ "SEND 1.;", "t.desc:1:1: no header description (type number 0)" },
 	{ "header 0. traceType,0,4,10;", "t.desc:1:1: the header description must have a field 'size'" },
@@ -145,6 +147,29 @@ static void test_every_error_message(void **state)
 		assert_string_equal(error_of(errors[i].text), errors[i].error);
 }
 
+/* The two limits on fields, generated: a description of 65 fields (at most
+ * 64), and a body whose fields with the header's come to 65.  One field a
+ * line, so field k is on line k + 2. */
+static void test_too_many_fields(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof text, "header 0.\n");
+	for (int k = 0; k < DESC_FIELDS_MAX + 1; k++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "f%d,%d,1,10\n", k, k);
+	snprintf(text + n, sizeof text - n, ";");
+	assert_string_equal(error_of(text), "t.desc:66:1: too many fields in 'header' (at most 64)");
+	for (int body = DESC_FIELDS_MAX - 2; body <= DESC_FIELDS_MAX - 1; body++) {
+		n = (size_t)snprintf(text, sizeof text, HEADER "X 1.\n");
+		for (int k = 0; k < body; k++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "f%d,%d,1,10\n", k, k);
+		snprintf(text + n, sizeof text - n, ";");
+		/* the header has 2 fields: 62 more fit, 63 do not */
+		assert_string_equal(error_of(text), body == DESC_FIELDS_MAX - 2 ? ""
+						    : "t.desc:4:1: 'X' has too many fields with the header (at most 64)");
+	}
+}
+
 static void test_missing_file_is_reported(void **state)
 {
 	struct formats fm;
@@ -162,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_comments_space_and_empty_bodies),
 		cmocka_unit_test(test_thesis_event_names_find_our_descriptions),
 		cmocka_unit_test(test_every_error_message),
+		cmocka_unit_test(test_too_many_fields),
 		cmocka_unit_test(test_missing_file_is_reported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
