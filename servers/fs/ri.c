@@ -99,8 +99,12 @@ static int open_inode(uint32_t owner, int alive_link, uint32_t inum, const struc
 	struct incore *ic = incore_find(inum);
 	if (!ic)
 		ic = incore_find(0);
+	if (!f || !ic)
+		return FS_EMFILE;
+	/* only now: a slot given to a new client whose open then failed would
+	 * hold no file, so reap_dead_clients would never free it */
 	struct client *cl = client_of(owner, alive_link);
-	if (!f || !ic || !cl)
+	if (!cl)
 		return FS_EMFILE;
 	cl->nopen++;
 	if (ic->inum == 0)

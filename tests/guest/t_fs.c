@@ -3,8 +3,9 @@
  * with a 1 MiB disk image holding an empty file system (t_fs.qemu-args):
  * the disk's kernel requests and their rights, then the file system
  * started with fsstart and every client operation and error code, a full
- * disk, a client killed in the middle of its requests, and concurrent test
- * users (fsuser).  Tests run in order: later ones use the servers the
+ * disk, a client killed in the middle of its requests, concurrent test
+ * users (fsuser), and full tables that must not use up the RI's client
+ * slots (`t_fs open PATH` is a one-open client for that test).  Tests run in order: later ones use the servers the
  * start test brought up.
  */
 #include <stdio.h>
@@ -359,6 +360,31 @@ static void test_users_refuse_bad_usage(void)
 	CHECK_EQ(run_program(b), 2);
 }
 
+/* Full tables must not cost a client slot: every process whose open
+ * failed with FS_EMFILE used to keep the client slot the RI gave it (with
+ * no open file, so never reaped), until the 40 slots were gone for good.
+ * The children are `t_fs open PATH` (main below): open, close, exit with
+ * the error code negated. */
+static void test_full_tables_leave_no_client_slot_behind(void)
+{
+	static int h[130];
+	const char *child[] = { "t_fs", "open", "/data", NULL };
+	int n = 0, r;
+	while (n < 130 && (r = fs_open("/data")) >= 0)
+		h[n++] = r;
+	CHECK_EQ(r, FS_EMFILE); /* the table of open files is full */
+	CHECK(n > 0);
+	for (int i = 0; i < 45; i++) /* more processes than client slots */
+		CHECK_EQ(run_program(child), -FS_EMFILE);
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(fs_close(h[i]), 0);
+	int mine = fs_open("/data"); /* this process takes a client slot again */
+	CHECK(mine >= 0);
+	CHECK_EQ(run_program(child), 0); /* and a new client still finds one */
+	CHECK_EQ(run_program(child), 0);
+	CHECK_EQ(fs_close(mine), 0);
+}
+
 static void test_cache_counts_hits(void)
 {
 	uint32_t hits, misses, writes, hits2;
@@ -391,6 +417,7 @@ GTESTS(
 	{ "concurrent users verify", test_concurrent_users_verify },
 	{ "users refuse bad usage", test_users_refuse_bad_usage },
 	{ "cache counts hits", test_cache_counts_hits },
+	{ "full tables leave no client slot behind", test_full_tables_leave_no_client_slot_behind },
 );
 
 /* ---- the cluster runs (tests/cluster/cluster_test_fs.sh) ----
@@ -496,6 +523,10 @@ static const struct gtest persist_tests[] = {
 
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "open")) { /* a client for the test above */
+		int h = fs_open(argv[2]);
+		return h < 0 ? -h : fs_close(h) < 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "cluster"))
 		return gtest_run("fs-cluster", cluster_tests, sizeof cluster_tests / sizeof cluster_tests[0]);
 	if (argc == 2 && !strcmp(argv[1], "persist"))
