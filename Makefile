@@ -27,7 +27,7 @@ SUITES := unit guest
 # Benchmark targets; fragments append.  `make bench` runs them all.
 BENCH_TARGETS :=
 
-.PHONY: all deps check check-unit check-guest check-cluster bench demo clean
+.PHONY: all deps check check-unit check-guest check-cluster bench demo study-fs study-tsp clean
 all: build-all
 
 host_obj = $(patsubst %.c,$(BUILD)/host/%.o,$(1))
@@ -68,8 +68,9 @@ $(DEPS_STAMP): arch/deps.sh
 check-unit: $(UNIT_BINS) $(DPM)
 	@bash tests/run-unit.sh $(BUILD)/tests/unit.count $(UNIT_BINS)
 
-# In-guest tests: one node per suite, on each machine (x86 and ARM).
-check-guest: $(X86_KERNEL) $(ARM_KERNEL)
+# In-guest tests: one node per suite, on each machine (x86 and ARM); dpm
+# makes the disk image of t_fs.
+check-guest: $(X86_KERNEL) $(ARM_KERNEL) $(DPM)
 	@bash tests/run-guest.sh $(BUILD)/tests x86:$(X86_KERNEL) arm:$(ARM_KERNEL) -- $(GUEST_SUITES)
 
 check:
@@ -82,7 +83,14 @@ bench: $(BENCH_TARGETS)
 # `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too.
 DEMO_ARCH ?= x86
 demo: all
-	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(DEMO_ARCH)
+	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
+
+# The thesis's two studies on our own clusters (docs/studies.md): each
+# keeps its runs under build/study-*/runs and resumes where it stopped.
+study-fs: all
+	@bash qemu/study_fs.sh $(abspath $(DPM)) $(BUILD)/study-fs
+study-tsp: all
+	@bash qemu/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
