@@ -33,9 +33,15 @@ placement() {
 	esac
 }
 
+# user_counts CONFIG: the numbers of users CONFIG is run with: A 1 to
+# users_max and always 4, the number every configuration is compared at.
+user_counts() {
+	if [ "$1" = A ]; then { seq 1 "$users_max"; echo 4; } | sort -nu; else echo 4; fi
+}
+
 mkdir -p "$out/runs"
 configs=(A B C)
-run_total=$(( (users_max + 2) * repeats ))
+run_total=$(( ($(user_counts A | wc -l) + 2) * repeats ))
 run_count=$(find "$out/runs" -name '*.done' | wc -l)
 
 # start_servers CONFIG: boot the configuration's cluster and start the file
@@ -63,7 +69,7 @@ one_run() {
 progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 for cfg in "${configs[@]}"; do
-	if [ "$cfg" = A ]; then counts=$(seq 1 "$users_max"); else counts=4; fi
+	counts=$(user_counts "$cfg")
 	todo=
 	for k in $counts; do
 		for rep in $(seq 1 "$repeats"); do run_done "$cfg-u$k-r$rep" || todo=yes; done
@@ -85,7 +91,7 @@ done
 # The report: every run, with the keys dpm report's fs study reads.
 runs=()
 for cfg in "${configs[@]}"; do
-	if [ "$cfg" = A ]; then counts=$(seq 1 "$users_max"); else counts=4; fi
+	counts=$(user_counts "$cfg")
 	for k in $counts; do
 		for rep in $(seq 1 "$repeats"); do
 			name=$cfg-u$k-r$rep
