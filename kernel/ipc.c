@@ -450,6 +450,7 @@ static int32_t move_remote(struct proc *p, const struct link *from, uint32_t fro
 	uint8_t *chunk = palloc_unzeroed();
 	if (!chunk)
 		return E_NOMEM;
+	p->move_buf = chunk;   /* freed at p's end should p be killed meanwhile */
 	int32_t r = 0;
 	for (uint32_t done = 0; done < len && r == 0; ) {
 		uint32_t n = len - done < 4096 ? len - done : 4096;
@@ -467,6 +468,7 @@ static int32_t move_remote(struct proc *p, const struct link *from, uint32_t fro
 		}
 		done += n;
 	}
+	p->move_buf = NULL;
 	pfree(chunk);
 	return r;
 }

@@ -110,7 +110,10 @@ struct proc {
 	uint32_t remote_req;   /* P_REMOTE: the request awaited, and          */
 	uint32_t remote_node;  /* the node that will answer it                 */
 	int remote_done;       /* its answer (or the node's end) has come      */
+	uint32_t remote_need;  /* P_REMOTE: bytes awaited in the send buffer   */
 	uint8_t *remote_buf;   /* a page for MOVEDATA chunks from other nodes  */
+	struct kmsg *remote_msg; /* a message being sent to another node, and  */
+	uint8_t *move_buf;     /* a remote MOVEDATA's page: freed at the end   */
 	/* accounting */
 	uint64_t cpu_ns;
 	uint64_t run_start;

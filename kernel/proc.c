@@ -94,6 +94,13 @@ static void proc_free_memory(struct proc *p)
 	if (p->remote_buf)
 		pfree(p->remote_buf);
 	p->remote_buf = NULL;
+	/* held by a remote send or MOVEDATA the process was killed in */
+	if (p->remote_msg)
+		msg_release(p->remote_msg);
+	p->remote_msg = NULL;
+	if (p->move_buf)
+		pfree(p->move_buf);
+	p->move_buf = NULL;
 	if (p->aspace)
 		arch_aspace_destroy(p->aspace);
 	p->aspace = 0;

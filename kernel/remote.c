@@ -11,14 +11,41 @@
  * chunks of one page (RM_READ / RM_WRITE).  A node that goes down wakes
  * every process waiting on it with E_NODEDOWN, CALLers included, so no
  * sender waits forever.
+ *
+ * A full send buffer (PEER_SNDBUF per peer) never wedges the node and never
+ * loses an answer.  A process whose request does not fit blocks (P_REMOTE,
+ * remote_need set) and is woken by remote_poll(), which the network's
+ * interrupt and timer paths call, once the buffer has room.  Answers and
+ * the kernel's posts that do not fit wait in a FIFO per node (deferred
+ * below) that remote_poll() sends first; while a node has deferred frames,
+ * new requests and posts to it queue behind them.  The FIFO holds at most
+ * one answer per process waiting on each peer and one post per message
+ * header, so its pool is sized to never run out.
  */
 #include "remote.h"
 #include "meter.h"
 #include "net/peer.h"
+#include "net/net.h"
+#include "net/frame.h"
 
 #define CHUNK 4096u
 
 static uint32_t next_req = 1;
+
+/* A frame that found its node's send buffer full: a post (m) or an answer
+ * (req, status; for an RM_READ that succeeded, where to read when sent). */
+struct deferred {
+	struct deferred *next;
+	uint32_t node;
+	struct kmsg *m;
+	uint32_t req;
+	int32_t status;
+	uint32_t read_task, read_addr, read_len;
+};
+#define NDEFERRED (NMSG + NPROC * NET_MAX_PEERS)
+static struct deferred deferred_pool[NDEFERRED];
+static struct deferred *deferred_free, *deferred_head, *deferred_tail;
+static uint16_t ndeferred[256];        /* per node id (1..254)               */
 
 static void link_to_wire(struct rm_link *w, const struct link *l)
 {
@@ -49,8 +76,9 @@ static void frame_of_msg(struct rm_frame *f, const struct kmsg *m)
 /* Send request frame f (with data) to `node` as p and wait for its RM_ACK
  * or the node's end.  The wait is registered before the frame goes out:
  * the transport may take in the answer while it sends.  While the node's
- * send buffer is full, p yields and tries again.  The answer's data, if
- * any, lands in p->remote_buf. */
+ * send buffer is full (or has deferred frames), p blocks until
+ * remote_poll() finds room.  The answer's data, if any, lands in
+ * p->remote_buf. */
 static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const void *data, uint32_t len)
 {
 	f->req = next_req++;
@@ -60,8 +88,19 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 	p->remote_node = node;
 	p->remote_done = 0;
 	int32_t r;
-	while ((r = peer_send(node, f, sizeof *f, data, len)) == E_NOMEM)
-		proc_yield();
+	for (;;) {
+		r = ndeferred[node & 255] ? E_NOMEM : peer_send(node, f, sizeof *f, data, len);
+		if (r != E_NOMEM)
+			break;
+		p->remote_need = FRAME_HDR_BYTES + (uint32_t)sizeof *f + len;
+		p->state = P_REMOTE;
+		proc_block();
+		p->remote_need = 0;
+		if (p->remote_done) {   /* the node went down meanwhile */
+			p->remote_req = 0;
+			return p->wake_result;
+		}
+	}
 	if (r == 0 && !p->remote_done) {
 		p->state = P_REMOTE;
 		proc_block();
@@ -75,18 +114,59 @@ int32_t remote_send_msg(struct proc *sender, struct kmsg *m)
 	struct rm_frame f;
 	frame_of_msg(&f, m);
 	uint32_t node = TASK_NODE(m->to);
-	/* the message page stays ours while the frame is being queued */
+	/* the message page stays ours while the frame is being queued; it is
+	 * released at the sender's end should it be killed meanwhile */
+	sender->remote_msg = m;
 	int32_t r = request(sender, node, &f, m->data, m->len);
+	sender->remote_msg = NULL;
 	msg_release(m);
 	return r;
 }
 
-int32_t remote_post(struct kmsg *m)
+/* Queue d at the end of the deferred FIFO, or drop it (the pool cannot run
+ * out while peers behave: see the top of this file). */
+static int defer(struct deferred d)
+{
+	static int ready;
+	if (!ready) {
+		for (int i = 0; i < NDEFERRED; i++)
+			deferred_pool[i].next = i + 1 < NDEFERRED ? &deferred_pool[i + 1] : NULL;
+		deferred_free = deferred_pool;
+		ready = 1;
+	}
+	struct deferred *e = deferred_free;
+	if (!e) {
+		kprintf("[node %u] remote: no room to defer a frame to node %u; lost\n", node_id, d.node);
+		return E_NOMEM;
+	}
+	deferred_free = e->next;
+	*e = d;
+	e->next = NULL;
+	if (deferred_tail)
+		deferred_tail->next = e;
+	else
+		deferred_head = e;
+	deferred_tail = e;
+	ndeferred[d.node & 255]++;
+	return 0;
+}
+
+static int32_t send_post(const struct kmsg *m)
 {
 	struct rm_frame f;
 	frame_of_msg(&f, m);
 	f.flags |= RM_F_FORCE * !m->is_meter;
-	int32_t r = peer_send(TASK_NODE(m->to), &f, sizeof f, m->data, m->len);
+	return peer_send(TASK_NODE(m->to), &f, sizeof f, m->data, m->len);
+}
+
+/* Posts are never refused for a full send buffer: they wait their turn.
+ * Trace batches are the exception: the meter holds and retries them. */
+int32_t remote_post(struct kmsg *m)
+{
+	uint32_t node = TASK_NODE(m->to);
+	int32_t r = ndeferred[node & 255] ? E_NOMEM : send_post(m);
+	if (r == E_NOMEM && !m->is_meter && defer((struct deferred){ .node = node, .m = m }) == 0)
+		return 0;
 	msg_release(m);
 	return r;
 }
@@ -120,13 +200,27 @@ int32_t remote_write(struct proc *caller, const struct link *area, uint32_t off,
 
 /* ---- the receiving side: called by the peer transport ---- */
 
-static void answer(uint32_t node, uint32_t req, int32_t status, const void *data, uint32_t len)
+static int32_t send_answer(uint32_t node, uint32_t req, int32_t status, const void *data, uint32_t len)
+{
+	struct rm_frame a = { .kind = RM_ACK, .req = req, .status = status, .len = len };
+	return peer_send(node, &a, sizeof a, data, len);
+}
+
+/* Answer request req of `node`; one that does not fit now is deferred
+ * (an RM_READ's bytes are then read when it goes out). */
+static void answer(uint32_t node, uint32_t req, int32_t status, const void *data, uint32_t len,
+		   const struct rm_frame *read)
 {
 	if (!req)
 		return;
-	struct rm_frame a = { .kind = RM_ACK, .req = req, .status = status, .len = len };
-	int32_t r = peer_send(node, &a, sizeof a, data, len);
-	if (r < 0)
+	int32_t r = ndeferred[node & 255] ? E_NOMEM : send_answer(node, req, status, data, len);
+	if (r == E_NOMEM) {
+		struct deferred d = { .node = node, .req = req, .status = status };
+		if (read && status == 0)
+			d.read_task = read->to, d.read_addr = read->addr, d.read_len = read->len;
+		r = defer(d);
+	}
+	if (r < 0 && r != E_NODEDOWN)
 		kprintf("[node %u] remote: answer %u to node %u lost: %d\n", node_id, req, node, r);
 }
 
@@ -168,7 +262,8 @@ static void wake_waiter(uint32_t node, const struct rm_frame *f, const uint8_t *
 {
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
-		if (p->state == P_FREE || p->remote_req != f->req || p->remote_node != node || p->remote_done)
+		if (p->state == P_FREE || p->remote_req != f->req || p->remote_node != node ||
+		    p->remote_done || p->remote_need)
 			continue;
 		if (f->len && p->remote_buf && f->len <= CHUNK)
 			memcpy(p->remote_buf, data, f->len);
@@ -192,7 +287,7 @@ void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 	switch (f.kind) {
 	case RM_MSG:
 		if (f.len == data_len && f.len <= MSG_MAX)
-			answer(from_node, f.req, take_msg(&f, data), NULL, 0);
+			answer(from_node, f.req, take_msg(&f, data), NULL, 0, NULL);
 		break;
 	case RM_ACK:
 		if (f.len == data_len)
@@ -201,21 +296,80 @@ void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 	case RM_READ:
 		if (f.len <= CHUNK) {
 			int32_t r = owner_copy(f.to, f.addr, chunk, f.len, 0);
-			answer(from_node, f.req, r, chunk, r < 0 ? 0 : f.len);
+			answer(from_node, f.req, r, chunk, r < 0 ? 0 : f.len, &f);
 		}
 		break;
 	case RM_WRITE:
 		if (f.len == data_len && f.len <= CHUNK) {
 			memcpy(chunk, data, f.len);
-			answer(from_node, f.req, owner_copy(f.to, f.addr, chunk, f.len, 1), NULL, 0);
+			answer(from_node, f.req, owner_copy(f.to, f.addr, chunk, f.len, 1), NULL, 0, NULL);
 		}
 		break;
+	}
+}
+
+/* Take e (whose predecessor is prev) off the deferred FIFO. */
+static void undefer(struct deferred *prev, struct deferred *e)
+{
+	if (prev)
+		prev->next = e->next;
+	else
+		deferred_head = e->next;
+	if (deferred_tail == e)
+		deferred_tail = prev;
+	ndeferred[e->node & 255]--;
+	if (e->m)
+		msg_release(e->m);
+	e->next = deferred_free;
+	deferred_free = e;
+}
+
+static int32_t send_deferred(const struct deferred *d)
+{
+	static uint8_t chunk[CHUNK];
+	if (d->m)
+		return send_post(d->m);
+	if (!d->read_len)
+		return send_answer(d->node, d->req, d->status, NULL, 0);
+	int32_t r = owner_copy(d->read_task, d->read_addr, chunk, d->read_len, 0);
+	return send_answer(d->node, d->req, r, chunk, r < 0 ? 0 : d->read_len);
+}
+
+/* Called from the network's interrupt and timer paths: send the deferred
+ * frames that now fit, in order per node, then wake the processes whose
+ * request now fits. */
+void remote_poll(void)
+{
+	static uint32_t full[256 / 32];   /* nodes whose buffer filled up again */
+	memset(full, 0, sizeof full);
+	for (struct deferred *prev = NULL, *e = deferred_head, *next; e; e = next) {
+		next = e->next;
+		uint32_t n = e->node & 255;
+		if (full[n / 32] & (1u << (n % 32)) || send_deferred(e) == E_NOMEM) {
+			full[n / 32] |= 1u << (n % 32);
+			prev = e;
+			continue;
+		}
+		undefer(prev, e);   /* sent, or its node is down */
+	}
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &proctab[i];
+		if (p->state == P_REMOTE && p->remote_need && !ndeferred[p->remote_node & 255] &&
+		    peer_send_space(p->remote_node) >= p->remote_need)
+			p->state = P_RUNNABLE;
 	}
 }
 
 void remote_node_down(uint32_t node)
 {
 	kprintf("[node %u] node %u is down\n", node_id, node);
+	for (struct deferred *prev = NULL, *e = deferred_head, *next; e; e = next) {
+		next = e->next;
+		if (e->node == node)
+			undefer(prev, e);
+		else
+			prev = e;
+	}
 	/* the process manager tells creators of processes there */
 	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
 	if (kernel_notify_link.in_use)

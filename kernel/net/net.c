@@ -12,6 +12,7 @@
 #include "net.h"
 #include "net_lwip.h"
 #include "ethdev.h"
+#include "peer.h"
 #include "lwip/init.h"
 #include "lwip/timeouts.h"
 
@@ -40,8 +41,10 @@ static void poll_device(void *arg)
 
 void ethdev_interrupt(struct ethdev *e)
 {
-	if (net_running)
+	if (net_running) {
 		net_run(poll_device, e);
+		remote_poll();
+	}
 }
 
 static void tick(void *unused)
@@ -57,8 +60,10 @@ static void tick(void *unused)
 
 void net_tick(void)
 {
-	if (net_running)
+	if (net_running) {
 		net_run(tick, NULL);
+		remote_poll();
+	}
 }
 
 static void start(void *unused)

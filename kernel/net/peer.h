@@ -53,6 +53,10 @@ uint32_t peer_send_space(uint32_t node);
  * the call. */
 void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len);
 void remote_node_down(uint32_t node);
+/* Called after each network interrupt and timer tick, off the network
+ * stack: send buffers may have room again (frames waiting for it go out,
+ * processes waiting for it wake). */
+void remote_poll(void);
 
 /* Route the two callbacks elsewhere (the self-test does; NULL restores). */
 void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void (*down)(uint32_t));

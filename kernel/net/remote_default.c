@@ -1,6 +1,6 @@
 /*
  * kernel/net/remote_default.c - weak stand-ins for the remote IPC layer's
- * two callbacks, so a kernel without it still links and says what arrived.
+ * callbacks, so a kernel without it still links and says what arrived.
  */
 #include "kernel.h"
 #include "peer.h"
@@ -14,4 +14,8 @@ __attribute__((weak)) void remote_deliver(uint32_t from_node, const uint8_t *fra
 __attribute__((weak)) void remote_node_down(uint32_t node)
 {
 	kprintf("peer: node %u is down (no remote IPC layer to tell)\n", node);
+}
+
+__attribute__((weak)) void remote_poll(void)
+{
 }

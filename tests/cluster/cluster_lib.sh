@@ -71,6 +71,23 @@ relay_results() {
 	check "${what}all $count cases reported" [ "$(grep -cE '^(ok|not ok) ' "$console")" -eq "$count" ]
 }
 
+# suite_ended DIR SUITE: guest SUITE, run by init on node n1 of the cluster
+# in DIR, has ended (init said so, or the node has exited).
+suite_ended() {
+	grep -q "^init: $2 ended" "$1/n1.console" || [ "$(status_field "$1" n1 6)" = exited ]
+}
+
+# kill_when_asked DIR SUITE NODE ASK_SECONDS END_SECONDS: when guest SUITE
+# on node n1 prints "KILL-NODE NODE" (within ASK_SECONDS), SIGKILL node
+# nNODE's QEMU; then wait up to END_SECONDS for SUITE to end.
+kill_when_asked() {
+	local d=$1 suite=$2 node=$3
+	if wait_until "$4" grep -q "^KILL-NODE $node" "$d/n1.console"; then
+		kill -KILL "$(status_field "$d" "n$node" 5)"
+	fi
+	wait_until "$5" suite_ended "$d" "$suite"
+}
+
 # Pids recorded in DIR/state (the supervisor's and every process it started).
 state_pids() {
 	awk '$1 == "node" { print $5 } $1 == "switch" { print $3 } $1 == "service" && $4 > 0 { print $4 }
@@ -103,10 +120,15 @@ cluster_gone() {
 }
 
 # At exit: down every cluster the script made, then SIGKILL by pid whatever
-# down could not stop (only pids the cluster's own state recorded).
+# down could not stop (only pids the cluster's own state recorded).  The
+# scripts call new_cluster_dir as d=$(new_cluster_dir ...), a subshell, so
+# T_DIRS stays empty there: every directory under TEST_DIR with a cluster
+# state is stopped as well.
 cleanup_clusters() {
 	local d p pids
-	for d in "${T_DIRS[@]}"; do
+	for d in "${T_DIRS[@]}" "$TEST_DIR"/*/; do
+		d=${d%/}
+		[ -e "$d/state" ] || continue
 		pids=$(state_pids "$d")
 		"$DPM" cluster down --dir "$d" >/dev/null 2>&1
 		for p in $pids; do

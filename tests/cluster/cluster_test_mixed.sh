@@ -21,12 +21,7 @@ console=$d/n1.console
 check "mixed: node 1 booted the ARM kernel" grep -q '^arm: ' "$console"
 check "mixed: node 2 booted the x86 kernel" grep -q '^x86: ' "$d/n2.console"
 
-asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
-suite_done() { grep -q '^init: t_remote ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
-if wait_until 240 asked_to_kill; then
-	kill -KILL "$(status_field "$d" n4 5)"
-fi
-wait_until 120 suite_done
+kill_when_asked "$d" t_remote 4 240 120
 
 relay_results "$console" 8 "mixed: " "mixed: "
 check "mixed: node 1 (ARM) powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]

@@ -17,12 +17,7 @@ CLUSTER
 expect_status 0 "remote: up 4 nodes" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/remote.cluster" >/dev/null
 console=$d/n1.console
 
-asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
-suite_done() { grep -q '^init: t_remote ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
-if wait_until 240 asked_to_kill; then
-	kill -KILL "$(status_field "$d" n4 5)"
-fi
-wait_until 120 suite_done
+kill_when_asked "$d" t_remote 4 240 120
 
 relay_results "$console" 8 "remote: "
 check "remote: node 1 powered off with success (65)" [ "$(status_field "$d" n1 7)" = 65 ]

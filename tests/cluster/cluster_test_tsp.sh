@@ -20,12 +20,7 @@ CLUSTER
 expect_status 0 "tsp: up 4 nodes" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/tsp.cluster" >/dev/null
 console=$d/n1.console
 
-asked_to_kill() { grep -q '^KILL-NODE 4' "$console"; }
-suite_done() { grep -q '^init: t_tsp ended' "$console" || [ "$(status_field "$d" n1 6)" = exited ]; }
-if wait_until 180 asked_to_kill; then
-	kill -KILL "$(status_field "$d" n4 5)"
-fi
-wait_until 40 suite_done
+kill_when_asked "$d" t_tsp 4 180 40
 
 relay_results "$console" 5 "tsp: "
 # the killed server, stalled on a request, is reported by its end notice

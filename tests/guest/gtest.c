@@ -52,8 +52,10 @@ int spawn_child(const char *const argv[], uint32_t *task, int *child_link)
 
 /* End notices that came while waiting for something else: across nodes,
  * children's notices arrive in any order, and before or after the messages
- * their siblings send. */
-static struct kr_exit_notice early[16];
+ * their siblings send.  Room for a node full of children (the stress cases
+ * of t_remote start dozens at once). */
+#define NPROC_ROOM 64
+static struct kr_exit_notice early[NPROC_ROOM];
 static int nearly;
 
 static int is_notice(const struct message *m, const void *data, int r)

@@ -42,6 +42,55 @@ static int echo(int n)
 	return 0;
 }
 
+/* Wait for the parent's go (a word: our index), for stress runs that
+ * start many helpers at once. */
+static int wait_go(uint32_t *index)
+{
+	struct message m = message_into(index, sizeof *index);
+	return receivemessage(&m) == 4 ? 0 : -1;
+}
+
+/* After the go, `n` CALLs of MSG_MAX bytes over link 5, each echo checked. */
+static int big_calls(uint32_t n)
+{
+	static uint32_t q[MSG_MAX / 4], a[MSG_MAX / 4];
+	uint32_t me;
+	if (wait_go(&me) < 0)
+		return 1;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < MSG_MAX / 4; k++)
+			q[k] = me << 24 ^ i << 16 ^ k;
+		struct message m = message_into(a, sizeof a);
+		if (call(5, q, sizeof q, -1, &m) != (int)sizeof q)
+			return 2;
+		if (memcmp(q, a, sizeof q))
+			return 3;
+	}
+	return 0;
+}
+
+/* After the go (our index k), `n` rounds of writing page k of the area of
+ * link 5 and reading it back, each checked. */
+static int move_rounds(uint32_t n)
+{
+	static uint32_t out[1024], in[1024];
+	uint32_t k;
+	if (wait_go(&k) < 0)
+		return 1;
+	int lo = createlink(1, out, sizeof out, LINK_READ), li = createlink(2, in, sizeof in, LINK_WRITE);
+	if (lo < 0 || li < 0)
+		return 2;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t w = 0; w < 1024; w++)
+			out[w] = k << 24 ^ i << 16 ^ w;
+		if (movedata(lo, 0, 5, k * 4096, 4096) != 4096 || movedata(5, k * 4096, li, 0, 4096) != 4096)
+			return 3;
+		if (memcmp(out, in, sizeof out))
+			return 4;
+	}
+	return 0;
+}
+
 /* Offer a data area to the parent, then answer "checksum?" calls. */
 static int offer_data(uint32_t rights, uint32_t size)
 {
@@ -215,6 +264,10 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(mode, "bigcaller")) /* after a go: arg 4 KiB CALLs over link 5 */
+		return big_calls(arg);
+	if (!strcmp(mode, "mover")) /* after a go: arg page round trips via link 5 */
+		return move_rounds(arg);
 	if (!strcmp(mode, "spin")) {
 		for (volatile uint32_t i = 0; i < arg; i++)
 			;

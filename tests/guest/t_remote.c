@@ -14,6 +14,11 @@
  * link comes back to the node of the process it names), the four clients
  * and the FIFO sender are on node 1, and the process that survives the
  * node's death is the test's neighbour on node 1.
+ *
+ * `t_remote stress` (the second boot of
+ * tests/cluster/cluster_test_remote2.sh, nodes 1 and 2) fills the send
+ * buffers between the nodes: dozens of concurrent 4 KiB CALLs and MOVEDATAs that must all complete with the right bytes,
+ * then MOVEDATA against node 2 once it is killed (E_NODEDOWN).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +220,99 @@ static void node_killed_mid_run(void)
 	destroylink(dl); destroylink(al);
 }
 
+/* ---- `t_remote stress`: a full send buffer (nodes 1 and 2).  STRESS
+ * helpers here send 4 KiB frames to node 2 all at once, more than the
+ * 64 KiB send buffer to a peer (PEER_SNDBUF) and lwIP's TCP buffer hold,
+ * so senders must wait for room without wedging the node, and node 2's
+ * answers (acks, 4 KiB MOVEDATA reads) must wait for room without being
+ * lost.  Before the kernel blocked such senders, node 1 hung here. ---- */
+
+#define STRESS 24       /* helpers started together                     */
+#define STRESS_ROUNDS 8 /* 4 KiB operations each                         */
+
+/* Start STRESS helpers here running argv (with link 5 = `extra`), then
+ * give them all the go and check they all ended with status 0. */
+static void stress_helpers(const char *const argv[], int extra)
+{
+	uint32_t task[STRESS];
+	int l[STRESS];
+	for (uint32_t i = 0; i < STRESS; i++)
+		CHECK_EQ(spawn_child_on(0, argv, extra, &task[i], &l[i]), 0);
+	for (uint32_t i = 0; i < STRESS; i++)
+		CHECK_EQ(sendmessage(l[i], &i, 4, -1), 0);
+	for (uint32_t i = 0; i < STRESS; i++) {
+		struct kr_exit_notice n;
+		CHECK_EQ(wait_child(task[i], &n), 0);
+		CHECK_EQ(n.reason, EXIT_NORMAL);
+		CHECK_EQ(n.status, 0);
+		destroylink(l[i]);
+	}
+}
+
+static void concurrent_big_calls(void)
+{
+	const char *s_argv[] = { "t_child", "echo", "0", NULL };
+	const char *c_argv[] = { "t_child", "bigcaller", "8", NULL };
+	uint32_t server;
+	int sl;
+	CHECK_EQ(spawn_child_on(2, s_argv, -1, &server, &sl), 0);
+	stress_helpers(c_argv, sl);                  /* 24 x 8 CALLs of 4 KiB, echoes checked */
+	if (gtest_failed_now)
+		return;
+	CHECK_EQ(pm_kill(server), 0);
+	struct kr_exit_notice n;
+	CHECK_EQ(wait_child(server, &n), 0);
+	destroylink(sl);
+}
+
+static int stress_area = -1;    /* node 2's area, kept for the last case */
+static uint32_t stress_owner;
+
+static void concurrent_movedata(void)
+{
+	char size[16];
+	snprintf(size, sizeof size, "%u", STRESS * 4096);
+	const char *d_argv[] = { "t_child", "data", size, NULL };
+	const char *m_argv[] = { "t_child", "mover", "8", NULL };
+	uint32_t n;
+	int owner;
+	CHECK_EQ(spawn_child_on(2, d_argv, -1, &stress_owner, &owner), 0);
+	struct message m = message_into(&n, sizeof n);
+	CHECK_EQ(gtest_receive(&m), 4);
+	CHECK_EQ(n, STRESS * 4096);
+	stress_area = m.passed;
+	CHECK(stress_area >= 0);
+	destroylink(owner);
+	stress_helpers(m_argv, stress_area);         /* 24 x 8 pages written, read back, checked */
+}
+
+/* MOVEDATA against an area whose node dies: E_NODEDOWN both ways. */
+static void movedata_node_down(void)
+{
+	CHECK(stress_area >= 0);
+	static uint8_t buf[64];
+	int me = createlink(3, buf, sizeof buf, LINK_READ | LINK_WRITE);
+	CHECK_EQ(movedata(stress_area, 0, me, 0, 16), 16);
+	printf("KILL-NODE 2\n");                     /* the host harness kills it */
+	fflush(stdout);
+	uint64_t start, now;
+	node_time(&start, NULL);
+	int r;
+	do {
+		r = movedata(stress_area, 0, me, 0, 16);
+		node_time(&now, NULL);
+	} while (r == 16 && now - start < 30000000000ull);
+	CHECK_EQ(r, E_NODEDOWN);
+	CHECK_EQ(movedata(me, 0, stress_area, 0, 16), E_NODEDOWN);
+	destroylink(me);
+}
+
+static const struct gtest stress_tests[] = {
+	{ "24 concurrent 4 KiB CALLs to another node, 8 each", concurrent_big_calls },
+	{ "24 concurrent 4 KiB MOVEDATA writes and reads across nodes, 8 each", concurrent_movedata },
+	{ "MOVEDATA with an area on a killed node", movedata_node_down },
+};
+
 GTESTS(
 	{ "create a process on another node", create_on_another_node },
 	{ "CALL across nodes", call_across_nodes },
@@ -227,9 +325,12 @@ GTESTS(
 );
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "stress"))
+		return gtest_run("stress", stress_tests, sizeof stress_tests / sizeof stress_tests[0]);
 	two_nodes = argc == 2 && !strcmp(argv[1], "2");
 	if (argc > 2 || (argc == 2 && !two_nodes)) {
-		printf("usage: t_remote [2]   (2: a cluster of nodes 1 and 2; default: nodes 1-4)\n");
+		printf("usage: t_remote [2|stress]   (2: the cases on nodes 1 and 2; default: nodes 1-4;\n"
+		       "                             stress: a full send buffer, nodes 1 and 2)\n");
 		return 2;
 	}
 	return gtest_run(two_nodes ? "remote2" : "remote", gtests, sizeof gtests / sizeof gtests[0]);
