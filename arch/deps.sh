@@ -24,6 +24,7 @@ DEBIAN_PACKAGES=(
 	newlib-source xz-utils                      # newlib for i386 (below)
 	dpkg-dev                                    # apt-get source (lwip)
 	gnuplot-nox graphviz                        # analysis plots and graphs
+	bc procps                                   # bench-analysis.sh; ps, pgrep in cluster tests
 )
 
 LWIP_SOURCE_PACKAGE=lwip
