@@ -1,11 +1,13 @@
 /*
  * tests/guest/t_message.c - SENDMESSAGE, RECEIVEMESSAGE, ARECEIVEMESSAGE:
  * copies and sizes, every bad pointer, truncation, FIFO order, the queue
- * limit, and passing a link.
+ * limit, passing a link, a full link table (E_NOSPACE) and a node out of
+ * message headers (E_NOMEM).
  */
 #include <string.h>
 
 #include "gtest.h"
+#include "pm.h"
 
 static uint8_t out[MSG_MAX + 16], in[MSG_MAX + 16];
 
@@ -140,6 +142,94 @@ static void pass_link(void)
 	destroylink(l);
 }
 
+/* RECEIVEMESSAGE with the link table full: the message carries a link, so
+ * it is refused with E_NOSPACE and stays queued until a slot is free. */
+static void receive_with_link_table_full(void)
+{
+	int l = createlink(1, NULL, 0, 0);
+	int passme = createlink(0x78, NULL, 0, 0);
+	uint32_t v = 5;
+	CHECK_EQ(sendmessage(l, &v, 4, passme), 0);
+	int made[NLINK], n = 0, r;
+	while ((r = createlink(2, NULL, 0, 0)) >= 0)
+		made[n++] = r;
+	CHECK_EQ(r, E_NOSPACE);
+	CHECK(n > 0);
+	v = 0;
+	struct message m = message_into(&v, 4);
+	CHECK_EQ(receivemessage(&m), E_NOSPACE);
+	CHECK_EQ(areceivemessage(&m), E_NOSPACE);
+	CHECK_EQ(v, 0);                            /* nothing was taken */
+	destroylink(made[--n]);
+	CHECK_EQ(areceivemessage(&m), 4);          /* still queued, now taken */
+	CHECK_EQ(v, 5);
+	CHECK(m.passed >= LINK_FIRST_FREE);
+	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK);
+	destroylink(m.passed);
+	while (n > 0)
+		destroylink(made[--n]);
+	destroylink(passme);
+	destroylink(l);
+}
+
+/* SENDMESSAGE with the node's NMSG message headers all queued: E_NOMEM.
+ * Nine helpers wait in a CALL to us (so nothing takes their messages) and
+ * their queues and ours are filled; then ours is emptied, which frees
+ * headers, and the helpers are answered and end. */
+#define NOMEM_HELPERS 9
+static void send_with_message_pool_empty(void)
+{
+	const char *argv[] = { "t_child", "call-parent", NULL };
+	uint32_t task[NOMEM_HELPERS];
+	int cl[NOMEM_HELPERS], reply[NOMEM_HELPERS];
+	int back = self_link(0xc0de);
+	for (int i = 0; i < NOMEM_HELPERS; i++) {
+		CHECK_EQ(pm_create_on(0, argv, gtest_notify_link, &task[i]), 0);
+		CHECK(pm_givelink(task[i], 4, back) >= 0);
+		CHECK_EQ(pm_start(task[i]), 0);
+	}
+	destroylink(back);
+	/* from each: a hello passing a link to it, then its CALL; the helpers
+	 * run meanwhile, so the messages come interleaved */
+	for (int k = 0; k < 2 * NOMEM_HELPERS; k++) {
+		uint32_t w;
+		struct message m = message_into(&w, sizeof w);
+		CHECK_EQ(gtest_receive(&m), 4);
+		int i = 0;
+		while (i < NOMEM_HELPERS && task[i] != m.from)
+			i++;
+		CHECK(i < NOMEM_HELPERS);
+		if (w == 0x11)
+			cl[i] = m.passed;
+		else
+			reply[i] = m.reply;
+	}
+	int me = createlink(1, NULL, 0, 0), r = 0, queued = 0;
+	for (int i = 0; i < QUEUE_MAX && (r = sendmessage(me, NULL, 0, -1)) == 0; i++)
+		queued++;
+	CHECK_EQ(r, 0);
+	for (int i = 0; i < NOMEM_HELPERS && r != E_NOMEM; i++)
+		while ((r = sendmessage(cl[i], NULL, 0, -1)) == 0)
+			;
+	CHECK_EQ(r, E_NOMEM);                       /* 64 + 9 x 64 > NMSG (512) */
+	CHECK_EQ(sendmessage(me, NULL, 0, -1), E_NOMEM);     /* before the queue limit */
+	struct message m = message_into(NULL, 0);
+	for (int i = 0; i < queued; i++)
+		CHECK_EQ(receivemessage(&m), 0);        /* frees as many headers */
+	uint32_t answer = 0x33;
+	for (int i = 0; i < NOMEM_HELPERS; i++)
+		CHECK_EQ(sendmessage(reply[i], &answer, 4, -1), 0);
+	for (int i = 0; i < NOMEM_HELPERS; i++) {
+		struct kr_exit_notice n;
+		CHECK_EQ(wait_child(task[i], &n), 0);
+		CHECK_EQ(n.status, 0);                   /* their queues went with them */
+		destroylink(cl[i]);
+	}
+	CHECK_EQ(sendmessage(me, NULL, 0, -1), 0);  /* the pool is back */
+	CHECK_EQ(receivemessage(&m), 0);
+	destroylink(me);
+}
+
 static void pass_bad_link(void)
 {
 	int l = createlink(1, NULL, 0, 0);
@@ -178,6 +268,8 @@ GTESTS(
 	{ "queue limit", queue_limit },
 	{ "pass a link", pass_link },
 	{ "pass a bad link", pass_bad_link },
+	{ "receive with the link table full: E_NOSPACE, stays queued", receive_with_link_table_full },
+	{ "send with the node's messages used up: E_NOMEM", send_with_message_pool_empty },
 	{ "send over forged link", send_forged_link },
 	{ "bad call numbers", bad_call_number },
 );
