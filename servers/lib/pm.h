@@ -16,7 +16,7 @@
 
 enum pm_op {
 	PM_CREATE = 1,  /* args: "prog\0arg1\0..."; passed link: notify link (optional) */
-	PM_START = 2,
+	PM_START = 2,   /* start a created process, or resume a stopped one */
 	PM_STOP = 3,
 	PM_KILL = 4,
 	PM_GIVELINK = 5, /* passed link goes into `slot` of `task` (-1: first free) */
