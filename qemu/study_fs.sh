@@ -2,14 +2,14 @@
 # qemu/study_fs.sh DPM OUT - `make study-fs`: the thesis's file-system study
 # (seed 000 §5.3.1-5.3.2) run on our own clusters; docs/studies.md.
 #
-# Three placements of the four servers (RI, DM, BM, DI) are booted, each
-# on a fresh 4-node cluster with its own disk: A, the thesis's measured one
-# (RI+DM on n1, BM+DI on n2); B, each server on its own node; C, all four
-# on n1.  In each, the servers are started once (fsstart, unmetered) and
-# then every run is one `dpm record -f` of a job that acquires the four
-# servers and starts K test users at once, all metered; the log is cut to
-# the run.  Configuration A is run with 1 to 7 users (the users-versus-P
-# curve), B and C with 4; every run STUDY_REPEATS times (default 2).
+# Three placements of the four servers (RI, DM, BM, DI): A, the thesis's
+# measured one (RI+DM on n1, BM+DI on n2); B, each server on its own node;
+# C, all four on n1.  Every run boots a 4-node cluster with an empty disk
+# on the DI's node, starts the servers (fsstart, unmetered), and is one
+# `dpm record -f` of a job that acquires the four servers and starts K
+# test users at once, all metered; the log is cut to the run.  Configuration A is run with 1 to 7 users (the users-versus-P
+# curve), B and C with 4; every run STUDY_REPEATS times (default 2), each
+# on a freshly booted cluster with an empty disk.
 # Then `dpm report --study fs` computes P in the thesis's configurations,
 # the predictions across A, B and C, predicted against measured completion
 # times, the users curve, the shares and the causality of requests.
@@ -44,48 +44,36 @@ configs=(A B C)
 run_total=$(( ($(user_counts A | wc -l) + 2) * repeats ))
 run_count=$(find "$out/runs" -name '*.done' | wc -l)
 
-# start_servers CONFIG: boot the configuration's cluster and start the file
-# system in it; sets ri dm bm di to the servers' node.pid.
-start_servers() {
-	local c=$1 nodes
-	read -r -a nodes <<<"$(placement "$c")"
-	local img=$out/disk-$c.img
-	"$dpm" disk create "$img" --size 16 --force >/dev/null
-	cluster_file "$out/$c.cluster" 4 "${nodes[3]}" "$img"
-	progress "configuration $c: booting 4 nodes, RI n${nodes[0]} DM n${nodes[1]} BM n${nodes[2]} DI n${nodes[3]}"
-	cluster_up "$out/$c.cluster" "$out/cluster-$c"
-	fs_start "$out/fsstart-$c" "${nodes[@]}"
-}
-
-# one_run NAME USERS REP: K users against the running file system, metered.
+# one_run CONFIG NAME USERS REP: a fresh cluster in CONFIG's placement,
+# with an empty disk on the DI's node and the servers started unmetered,
+# then K users against it, metered with the servers; the cluster is taken
+# down after, so no run inherits another's caches or tables.
 one_run() {
-	local name=$1 k=$2 rep=$3
+	local c=$1 name=$2 k=$3 rep=$4 nodes
+	read -r -a nodes <<<"$(placement "$c")"
+	"$dpm" disk create "$out/disk-$c.img" --size 16 --force >/dev/null
+	cluster_file "$out/$c.cluster" 4 "${nodes[3]}" "$out/disk-$c.img"
+	cluster_up "$out/$c.cluster" "$out/cluster-$c"
+	fs_start "$out/runs/$name-fsstart" "${nodes[@]}"
 	fs_users_script "$out/runs/$name.ctl" "/$name" "$k" "$rep"
 	fs_record "$out/runs/$name" "$k"
-	fs_names "$out/runs/$name" "# $name: configuration $cfg, $k users, repetition $rep"
+	fs_names "$out/runs/$name" "# $name: configuration $c (RI n${nodes[0]} DM n${nodes[1]} BM n${nodes[2]} DI n${nodes[3]}), $k users, repetition $rep"
+	cluster_down
 	finish_run "$name"
 }
 
 progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 for cfg in "${configs[@]}"; do
-	counts=$(user_counts "$cfg")
-	todo=
-	for k in $counts; do
-		for rep in $(seq 1 "$repeats"); do run_done "$cfg-u$k-r$rep" || todo=yes; done
-	done
-	[ -n "$todo" ] || continue
-	start_servers "$cfg"
-	for k in $counts; do
+	for k in $(user_counts "$cfg"); do
 		for rep in $(seq 1 "$repeats"); do
 			name=$cfg-u$k-r$rep
 			run_done "$name" && continue
 			run_count=$((run_count + 1))
-			progress "configuration $cfg, $k users, repetition $rep"
-			one_run "$name" "$k" "$rep"
+			progress "configuration $cfg ($(placement "$cfg" | awk '{ printf "RI n%s DM n%s BM n%s DI n%s", $1, $2, $3, $4 }')), $k users, repetition $rep"
+			one_run "$cfg" "$name" "$k" "$rep"
 		done
 	done
-	cluster_down
 done
 
 # The report: every run, with the keys dpm report's fs study reads.

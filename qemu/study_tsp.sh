@@ -2,9 +2,9 @@
 # qemu/study_tsp.sh DPM OUT - `make study-tsp`: the thesis's TSP study
 # (seed 000 §5.3.3) run on our own cluster; docs/studies.md.
 #
-# One 4-node cluster (clock=icount) runs every case as one `dpm record`:
-# the controller on n1, its p servers spread over n1..n4, every event
-# metered, the log cut to the run.  Cases: version 1 for each N of
+# Every run is one `dpm record` on a freshly booted 4-node cluster
+# (clock=icount): the controller on n1, its p servers spread over n1..n4,
+# every event metered, the log cut to the run.  Cases: version 1 for each N of
 # STUDY_TSP_SIZES (default 4 8 12 16 20) and p = 4, 8, 12, 16 with p <= N;
 # versions 2 and 3 at N = STUDY_TSP_VERSIONS_N (default 16) for every such
 # p; each STUDY_REPEATS times
@@ -43,34 +43,27 @@ run_count=$(find "$out/runs" -name '*.done' | wc -l)
 progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 
-todo=
+cluster_file "$out/tsp.cluster" 4
 while read -r n p v; do
-	for rep in $(seq 1 "$repeats"); do run_done "N${n}p${p}v${v}r$rep" || todo=yes; done
+	for rep in $(seq 1 "$repeats"); do
+		name=N${n}p${p}v${v}r$rep
+		run_done "$name" && continue
+		run_count=$((run_count + 1))
+		progress "tsp version $v, N = $n, $p servers, repetition $rep"
+		cluster_up "$out/tsp.cluster" "$out/cluster"
+		"$dpm" record --dir "$cluster_dir" -q -o "$out/runs/$name.log" -- \
+			tsp -v "$v" -p "$p" --nodes 1,2,3,4 -n "$n" -s "$seed" \
+			>"$out/runs/$name.out" 2>&1 </dev/null ||
+			die "run $name failed (see $out/runs/$name.out)"
+		cluster_down
+		grep -q '^tour cost: ' "$out/runs/$name.out" || die "run $name printed no tour (see $out/runs/$name.out)"
+		{
+			echo "# $name: tsp -v $v -p $p -n $n -s $seed, repetition $rep"
+			tsp_names "$out/runs/$name.log" "$p" || die "run $name: its trace does not show the $p servers created"
+		} >"$out/runs/$name.names"
+		finish_run "$name"
+	done
 done < <(cases)
-if [ -n "$todo" ]; then
-	cluster_file "$out/tsp.cluster" 4
-	progress "booting 4 nodes"
-	cluster_up "$out/tsp.cluster" "$out/cluster"
-	while read -r n p v; do
-		for rep in $(seq 1 "$repeats"); do
-			name=N${n}p${p}v${v}r$rep
-			run_done "$name" && continue
-			run_count=$((run_count + 1))
-			progress "tsp version $v, N = $n, $p servers, repetition $rep"
-			"$dpm" record --dir "$cluster_dir" -q -o "$out/runs/$name.log" -- \
-				tsp -v "$v" -p "$p" --nodes 1,2,3,4 -n "$n" -s "$seed" \
-				>"$out/runs/$name.out" 2>&1 </dev/null ||
-				die "run $name failed (see $out/runs/$name.out)"
-			grep -q '^tour cost: ' "$out/runs/$name.out" || die "run $name printed no tour (see $out/runs/$name.out)"
-			{
-				echo "# $name: tsp -v $v -p $p -n $n -s $seed, repetition $rep"
-				tsp_names "$out/runs/$name.log" "$p" || die "run $name: its trace does not show the $p servers created"
-			} >"$out/runs/$name.names"
-			finish_run "$name"
-		done
-	done < <(cases)
-	cluster_down
-fi
 
 runs=()
 while read -r n p v; do

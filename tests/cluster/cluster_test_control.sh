@@ -278,6 +278,11 @@ check "workloads: the script ran without a failed command" [ ! -s "$err" ]
 check "workloads: the file system came up, placed by the script" grep -q "^fsstart: fsstart: file system up: ri 1\.[0-9]* dm 1\.[0-9]* bm 2\.[0-9]* di 2\." "$out"
 check "workloads: both test users verified their files" [ "$(grep -c "fsuser.*: .*verified" "$out")" -eq 2 ]
 check "workloads: tsp found its tour" grep -q "^tsp: tour cost: " "$out"
+tsp_id=$(sed -n "s/^process 'tsp' was created: identifier = //p" "$out")
+tsp_sends=$(csv "$TEST_DIR/work.log" 'c["type"] == "SEND" && c["src"] == "'"$tsp_id"'" { n++ } END { print n + 0 }')
+check "workloads: the tsp controller ($tsp_id) was traced: $tsp_sends sends" [ "$tsp_sends" -gt 10 ]
+tsp_served=$(csv "$TEST_DIR/work.log" 'c["type"] == "RECEIVE" && c["src"] == "'"$tsp_id"'" && c["task"] != "'"$tsp_id"'" { n++ } END { print n + 0 }')
+check "workloads: ...and its servers, its children, received its requests: $tsp_served" [ "$tsp_served" -gt 10 ]
 servers=$(csv "$TEST_DIR/work.log" 'c["type"] == "SEND" && c["machine"] == 2 && c["dst"] ~ /^1\./ { n++ } END { print n + 0 }')
 check "workloads: the servers, children of the metered fsstart, were traced ($servers sends n2 -> n1)" [ "$servers" -gt 10 ]
 check "workloads: the users' data-area links traced (their job meters all events)" \
