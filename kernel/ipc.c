@@ -41,6 +41,12 @@ void msg_release(struct kmsg *m)
 	msgpool_put(&msgpool, m);
 }
 
+/* A message identity unique in the cluster: the node, then a count. */
+static uint64_t new_msg_id(void)
+{
+	return ((uint64_t)node_id << 48) | next_msg_id++;
+}
+
 /* A new message from `from_task` to `to_task`, data copied from `src`
  * (a user address in `from` when from != NULL, else a kernel pointer). */
 static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
@@ -71,7 +77,7 @@ static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_t
 	m->from = from_task;
 	m->to = to_task;
 	m->len = len;
-	m->id = ((uint64_t)node_id << 48) | next_msg_id++;
+	m->id = new_msg_id();
 	return m;
 }
 
@@ -276,15 +282,26 @@ static int32_t check_send(struct proc *p, int32_t link, uint32_t buf, uint32_t l
 	return 0;
 }
 
-/* A request over a kernel link: served now.  With `umsg`, the reply is
- * written there as a received message. */
-static int32_t kernel_request(struct proc *p, struct link *l, uint32_t buf, uint32_t len,
-			      struct link *pl, uint32_t umsg)
+/* A request over a kernel link (index `link`): served now.  With `umsg`,
+ * the reply is written there as a received message.  A metered sender's
+ * request is traced as a SEND to the kernel (node.0), as the thesis's
+ * traces show the disk interface sending to its kernel: the kernel leaves
+ * no events of its own, so the analyses see the time until the reply as
+ * an external wait, not as the process's CPU. */
+static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint32_t buf,
+			      uint32_t len, int32_t passlink, struct link *pl, uint32_t umsg)
 {
 	if (TASK_NODE(l->task) != node_id)
 		return E_NODEDOWN;
 	if (len && copy_from_user(p, request_buf, buf, len) < 0)
 		return E_BADADDR;
+	if (METERED(p, TRACE_SEND)) {
+		struct kmsg request = { .from = p->task, .to = l->task, .code = l->code, .len = len,
+					.id = new_msg_id(), .has_link = pl != NULL };
+		if (pl)
+			request.link = *pl;
+		meter_send(p, link, &request, passlink);
+	}
 	uint32_t reply_len = 0;
 	struct link reply_link = { 0 };
 	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
@@ -339,7 +356,7 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	if (r < 0)
 		return r;
 	if (is_kernel_link(l))
-		return kernel_request(p, l, buf, len, pl, 0);
+		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
 	if (!m)
 		return r;
@@ -390,7 +407,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	if (r < 0)
 		return r;
 	if (is_kernel_link(l))
-		return kernel_request(p, l, buf, len, pl, umsg);
+		return kernel_request(p, link, l, buf, len, passlink, pl, umsg);
 	uint32_t reply_id = next_reply_id++;
 	if (next_reply_id == 0)
 		next_reply_id = 1;

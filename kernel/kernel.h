@@ -140,7 +140,9 @@ uint64_t proc_cpu_ns(const struct proc *p);
  * node's, not the interrupted process's: an arch's interrupt path takes
  * proc_interrupt_begin() on entry and calls proc_interrupt_end() once the
  * work is done (before a tick may switch away), and that time is not
- * charged to the process that was running (PROCTIME). */
+ * charged to the process that was running (PROCTIME).  A device the
+ * kernel waits for on a process's behalf (the disk, kernel/disk.c) is
+ * kept out the same way. */
 uint64_t proc_interrupt_begin(void);
 void proc_interrupt_end(uint64_t began);
 uint32_t proc_runnable_count(void);
