@@ -7,6 +7,7 @@
  * controlled by whoever created it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "demos.h"
@@ -15,6 +16,12 @@
 #define LINK_KCTL_SLOT 3
 #define NOTIFY_CODE 0x4e4f5459u /* code on the link the kernel reports ends over */
 #define MAX_CHILDREN 64
+/* End-notice links kept at once (children's and pending notices'): the
+ * rest of the pm's NLINK slots are for its standard links, its own link,
+ * links to other nodes' process managers (NET_MAX_PEERS, 8) and the few a
+ * request brings or needs while it is served.  With this bound a receive
+ * always finds room for the two links a message can carry. */
+#define MAX_NOTIFY_LINKS 40
 
 struct child {
 	int in_use;
@@ -22,9 +29,11 @@ struct child {
 	uint32_t task;
 	uint32_t creator;
 	int notify;   /* link to tell the creator, or -1 */
+	uint32_t age; /* order of creation: the oldest remote child goes first */
 };
 
 static struct child children[MAX_CHILDREN];
+static uint32_t next_age;
 static int self_link;
 static uint32_t my_node;
 static int pm_link[256]; /* links to other nodes' process managers, or 0 */
@@ -48,6 +57,14 @@ static struct child *find_child(uint32_t task)
 	return NULL;
 }
 
+static struct child *free_child(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i].in_use)
+			return &children[i];
+	return NULL;
+}
+
 static int give_link(uint32_t task, int slot, int link)
 {
 	uint32_t w[3] = { KR_GIVELINK, task, (uint32_t)slot };
@@ -56,13 +73,15 @@ static int give_link(uint32_t task, int slot, int link)
 	return r < 0 ? r : where;
 }
 
+static int notify_links(void);
+static int forget_oldest_remote(void);
+
 static int create(uint32_t creator, const struct pm_request *req, uint32_t len, int notify, struct pm_reply *rep)
 {
-	struct child *c = NULL;
-	for (int i = 0; i < MAX_CHILDREN && !c; i++)
-		if (!children[i].in_use)
-			c = &children[i];
+	struct child *c = free_child();
 	if (!c)
+		return E_NOMEM;
+	if (notify >= 0 && notify_links() >= MAX_NOTIFY_LINKS && !forget_oldest_remote())
 		return E_NOMEM;
 	if (len < PM_REQUEST_HEADER + 2 || req->args_len != len - PM_REQUEST_HEADER ||
 	    req->args[req->args_len - 1] != '\0')
@@ -79,7 +98,7 @@ static int create(uint32_t creator, const struct pm_request *req, uint32_t len, 
 		kernel_request(k, 2, NULL, 0, -1, NULL, 0);
 		return r;
 	}
-	*c = (struct child){ .in_use = 1, .task = task, .creator = creator, .notify = notify };
+	*c = (struct child){ .in_use = 1, .task = task, .creator = creator, .notify = notify, .age = next_age++ };
 	rep->task = task;
 	return 0;
 }
@@ -135,25 +154,80 @@ static void retry_pending(void)
 		tell_creator(pending[i].link, &pending[i].n);
 }
 
+static int notify_links(void)
+{
+	int n = npending;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		n += children[i].in_use && children[i].notify >= 0;
+	return n;
+}
+
+static void forget(struct child *c)
+{
+	if (c->notify >= 0)
+		destroylink(c->notify);
+	c->in_use = 0;
+}
+
+/* Forget the oldest child remembered on another node (that node's process
+ * manager still tells its creator of its end; only a node-down notice is
+ * lost): 1 if there was one. */
+static int forget_oldest_remote(void)
+{
+	struct child *old = NULL;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].in_use && children[i].remote && (!old || (int32_t)(children[i].age - old->age) < 0))
+			old = &children[i];
+	if (old)
+		forget(old);
+	return old != NULL;
+}
+
 /* A child created on another node for a creator here: remembered so that,
  * should that node go down, the creator hears of it (its own process
- * manager, which would have told it, went down with it). */
+ * manager, which would have told it, went down with it).  Forgotten when
+ * its creator ends; when the table or the notify links run out, the oldest
+ * such child is forgotten to make room. */
 static void remember_remote(uint32_t task, uint32_t creator, int notify)
 {
-	struct child *c = NULL;
-	for (int i = 0; i < MAX_CHILDREN && !c; i++)
-		if (!children[i].in_use)
-			c = &children[i];
-	for (int i = 0; i < MAX_CHILDREN && !c; i++) /* full: forget an old remote one */
-		if (children[i].remote)
-			c = &children[i];
-	if (!c) {
+	if ((notify_links() >= MAX_NOTIFY_LINKS || !free_child()) && !forget_oldest_remote()) {
 		destroylink(notify);
 		return;
 	}
-	if (c->in_use && c->notify >= 0)
-		destroylink(c->notify);
-	*c = (struct child){ .in_use = 1, .remote = 1, .task = task, .creator = creator, .notify = notify };
+	struct child *c = free_child();
+	*c = (struct child){ .in_use = 1, .remote = 1, .task = task, .creator = creator, .notify = notify,
+			     .age = next_age++ };
+}
+
+/* MAX_NOTIFY_LINKS keeps our link table from filling, but should a receive
+ * find no room for a message's links (E_NOSPACE: the message stays queued,
+ * so receiving again at once would fail again, for ever), make some: links
+ * to other process managers first (fetched again when needed), then the
+ * oldest remote child's, then (never expected) the oldest local child's
+ * notify link, whose creator then hears nothing of its end. */
+static void make_room(void)
+{
+	for (int n = 1; n < 256; n++)
+		if (pm_link[n]) {
+			destroylink(pm_link[n]);
+			pm_link[n] = 0;
+			return;
+		}
+	if (forget_oldest_remote())
+		return;
+	struct child *old = NULL;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].in_use && children[i].notify >= 0 && (!old || (int32_t)(children[i].age - old->age) < 0))
+			old = &children[i];
+	if (old) {
+		printf("pm: link table full; the end of %u.%u will not be told\n", (unsigned)(old->task >> 16),
+		       (unsigned)(old->task & 0xffff));
+		destroylink(old->notify);
+		old->notify = -1;
+		return;
+	}
+	printf("pm: link table full and nothing to free\n");
+	exit(1);
 }
 
 static void node_down(uint32_t node)
@@ -171,6 +245,11 @@ static void node_down(uint32_t node)
 
 static void process_ended(const struct kr_exit_notice *n)
 {
+	/* its children on other nodes: nobody is left to tell should their
+	 * node go down */
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].in_use && children[i].remote && children[i].creator == n->task)
+			forget(&children[i]);
 	struct child *c = find_child(n->task);
 	if (!c) {
 		printf("pm: process %u.%u ended: %s, status %d\n", (unsigned)(n->task >> 16),
@@ -297,6 +376,10 @@ int main(void)
 				process_ended((const struct kr_exit_notice *)&req);
 			else if (len == (int)sizeof *down && down->kind == KR_NODE_DOWN)
 				node_down(down->node);
+			continue;
+		}
+		if (len == E_NOSPACE) {
+			make_room();
 			continue;
 		}
 		if (len == E_TRUNC)
