@@ -34,6 +34,11 @@ int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp);
 void arch_switch_to(struct proc *p);   /* run p until it gives the CPU back */
 void arch_switch_away(struct proc *p); /* give the CPU back to the scheduler */
 void arch_wait_for_interrupt(void);    /* idle until something happens */
+/* In a loop waiting for a device: the processor's spin-wait hint (x86
+ * pause, ARM yield).  Under QEMU's TCG it also ends the current run of
+ * translated code, so the emulator's own work (the device's I/O) goes on
+ * while fewer guest instructions, and under -icount less node time, pass. */
+void arch_cpu_relax(void);
 void arch_proc_release(struct proc *p); /* free what arch_proc_setup made */
 
 /* Devices (network: docs/network.md).  arch_devices_init finds the

@@ -51,6 +51,7 @@ static int wait_used(struct vblk *v)
 	while (virtq_get_used(&v->vq, NULL) == NULL) {
 		if ((++spins & 1023) == 0 && arch_clock_ns() - start > VBLK_TIMEOUT_NS)
 			return -1;
+		arch_cpu_relax();
 	}
 	return 0;
 }

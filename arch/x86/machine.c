@@ -99,6 +99,11 @@ void arch_poweroff(int code)
 	for (;;) { cli(); hlt(); }
 }
 
+void arch_cpu_relax(void)
+{
+	__asm__ volatile("pause");
+}
+
 void arch_wait_for_interrupt(void)
 {
 	sti();
