@@ -43,6 +43,22 @@ run_count=$(find "$out/runs" -name '*.done' | wc -l)
 progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 
+# tsp_run NAME N P V REP: one metered run on a fresh cluster, its names file.
+tsp_run() {
+	local name=$1 n=$2 p=$3 v=$4 rep=$5
+	cluster_up "$out/tsp.cluster" "$out/cluster"
+	"$dpm" record --dir "$cluster_dir" -q -o "$out/runs/$name.log" -- \
+		tsp -v "$v" -p "$p" --nodes 1,2,3,4 -n "$n" -s "$seed" \
+		>"$out/runs/$name.out" 2>&1 </dev/null ||
+		die "run $name failed (see $out/runs/$name.out)"
+	cluster_down
+	grep -q '^tour cost: ' "$out/runs/$name.out" || die "run $name printed no tour (see $out/runs/$name.out)"
+	{
+		echo "# $name: tsp -v $v -p $p -n $n -s $seed, repetition $rep"
+		tsp_names "$out/runs/$name.log" "$p" || die "run $name: its trace does not show the $p servers created"
+	} >"$out/runs/$name.names"
+}
+
 cluster_file "$out/tsp.cluster" 4
 while read -r n p v; do
 	for rep in $(seq 1 "$repeats"); do
@@ -50,17 +66,7 @@ while read -r n p v; do
 		run_done "$name" && continue
 		run_count=$((run_count + 1))
 		progress "tsp version $v, N = $n, $p servers, repetition $rep"
-		cluster_up "$out/tsp.cluster" "$out/cluster"
-		"$dpm" record --dir "$cluster_dir" -q -o "$out/runs/$name.log" -- \
-			tsp -v "$v" -p "$p" --nodes 1,2,3,4 -n "$n" -s "$seed" \
-			>"$out/runs/$name.out" 2>&1 </dev/null ||
-			die "run $name failed (see $out/runs/$name.out)"
-		cluster_down
-		grep -q '^tour cost: ' "$out/runs/$name.out" || die "run $name printed no tour (see $out/runs/$name.out)"
-		{
-			echo "# $name: tsp -v $v -p $p -n $n -s $seed, repetition $rep"
-			tsp_names "$out/runs/$name.log" "$p" || die "run $name: its trace does not show the $p servers created"
-		} >"$out/runs/$name.names"
+		retried "run $name" tsp_run "$name" "$n" "$p" "$v" "$rep"
 		finish_run "$name"
 	done
 done < <(cases)
