@@ -5,7 +5,8 @@
  * puts `t_child pong K` on node 2 and `t_child ping K` on node 3, which
  * sends it K messages; both inherit this process's meter link and flags.
  * With `kill`, a metered spinner runs on node 4 meanwhile, and once the
- * ping-pong is over it prints "KILL-NODE 4" and waits for the node to be
+ * ping-pong is over (and a second more, for node 4's partial batch to be
+ * flushed to the filter) it prints "KILL-NODE 4" and waits for the node to be
  * seen down (sends fail with E_NODEDOWN, the spinner's end notice says
  * "node down"), so the host can check that no other node's traces were
  * lost.
@@ -34,6 +35,17 @@ int main(int argc, char **argv)
 	if (wait_child(ping, &n) < 0 || n.status != 0 || wait_child(pong, &n) < 0 || n.status != 0)
 		return 3;
 	if (kill_mode) {
+		/* Node 4's traces so far (the spinner's start, its links) sit in
+		 * a partial batch until its meter's 100 ms flush: give them a
+		 * second to reach the filter before the node is killed, or the
+		 * host finds none when the ping-pong was quick. */
+		struct kr_alarm a;
+		struct message m;
+		if (alarm_after(1000, 0xa1) < 0)
+			return 6;
+		do {
+			m = message_into(&a, sizeof a);
+		} while (receivemessage(&m) >= 0 && m.code != 0xa1);
 		printf("KILL-NODE 4\n");
 		fflush(stdout);
 		uint32_t v = 0;
