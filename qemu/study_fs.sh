@@ -71,7 +71,7 @@ for cfg in "${configs[@]}"; do
 			run_done "$name" && continue
 			run_count=$((run_count + 1))
 			progress "configuration $cfg ($(placement "$cfg" | awk '{ printf "RI n%s DM n%s BM n%s DI n%s", $1, $2, $3, $4 }')), $k users, repetition $rep"
-			retried "run $name" one_run "$cfg" "$name" "$k" "$rep"
+			one_run "$cfg" "$name" "$k" "$rep"
 		done
 	done
 done

@@ -37,20 +37,6 @@ cluster_down() {
 trap cluster_down EXIT
 trap 'exit 130' INT TERM
 
-# retried WHAT COMMAND...: run COMMAND (a run on its own cluster) in a
-# subshell that takes its cluster down whatever happens; when it fails
-# (seen: a node that did not reach its peers within peerwait on a loaded
-# host), say so and run it again, at most 3 times in all.
-retried() {
-	local what=$1 tries=1
-	shift
-	until (trap cluster_down EXIT; "$@"); do
-		[ "$tries" -lt 3 ] || die "$what failed 3 times"
-		tries=$((tries + 1))
-		progress "$what failed; booting its cluster again (try $tries of 3)"
-	done
-}
-
 # cluster_up FILE DIR [nowait]: boot the cluster of FILE in DIR (down first
 # if one was left there) and, unless nowait, wait until every node has
 # reached every other; a

@@ -66,7 +66,7 @@ while read -r n p v; do
 		run_done "$name" && continue
 		run_count=$((run_count + 1))
 		progress "tsp version $v, N = $n, $p servers, repetition $rep"
-		retried "run $name" tsp_run "$name" "$n" "$p" "$v" "$rep"
+		tsp_run "$name" "$n" "$p" "$v" "$rep"
 		finish_run "$name"
 	done
 done < <(cases)
