@@ -1,8 +1,8 @@
 /*
  * arch/x86/machine.c - the PC as a DPM node: COM1 console, 8259 PIC, 8254
  * PIT timer at 100 Hz, the TSC as the node clock (calibrated against the
- * PIT at boot; under QEMU's -icount shift=0 it counts one tick an
- * instruction), and power-off through QEMU's isa-debug-exit port.
+ * PIT's channel 2 at boot; under QEMU's -icount shift=0 it counts one tick
+ * an instruction), and power-off through QEMU's isa-debug-exit port.
  */
 #include "kernel.h"
 #include "x86.h"
@@ -63,17 +63,107 @@ void pit_init(void)
 	outb(0x40, divisor >> 8);
 }
 
-/* Count TSC ticks over 5 timer periods (50 ms); rounded to whole MHz so
- * that an icount clock (1 GHz) is exact. */
+/* ---- calibrating the TSC ------------------------------------------------
+ * Both the TSC and the PIT's counters follow the host's clock in QEMU (and
+ * both count instructions under -icount), so the ratio of their advances
+ * between two readings is the TSC's rate, however long the vCPU was
+ * descheduled in between.  Counting timer interrupts instead (as this did
+ * once) breaks under host load: QEMU delivers one interrupt for several
+ * periods the vCPU missed, and a node measured 8611 MHz for a 2600 MHz
+ * TSC, ran its clock 3.3 times slow and was declared silent by its peers.
+ *
+ * Channel 2 (gated by port 0x61 bit 0, its output in bit 5) counts down
+ * once from 0xffff in mode 0; a reading is the TSC between two latched
+ * counts taken back to back, kept only when they are close (the vCPU was
+ * not descheduled between them). */
+#define PIT_INPUT_HZ 1193182u
+#define PORT_B 0x61
+#define PIT2_SPAN 36000u          /* PIT ticks a measurement spans: 30 ms */
+#define PIT2_TIGHT 8u             /* a reading's two counts at most this apart */
+#define CALIBRATION_RUNS 3
+
+struct pit_reading {
+	uint64_t tsc;
+	uint32_t count;               /* channel 2's count at that moment */
+};
+
+static uint32_t pit2_count(void)
+{
+	outb(0x43, 0x80);             /* latch channel 2 */
+	uint32_t lo = inb(0x42);
+	return lo | (uint32_t)inb(0x42) << 8;
+}
+
+static int pit2_read(struct pit_reading *r)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		uint32_t before = pit2_count();
+		r->tsc = rdtsc();
+		uint32_t after = pit2_count();
+		if (before >= after && before - after <= PIT2_TIGHT) {
+			r->count = (before + after) / 2;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Poll until channel 2 counts below `count`; -1 if it reached its end
+ * first (the vCPU was away too long) or does not seem to count at all. */
+static int pit2_wait_below(uint32_t count)
+{
+	for (uint32_t polls = 0; polls < 1000000u; polls++) {
+		if (inb(PORT_B) & 0x20)
+			return -1;
+		if (pit2_count() < count)
+			return 0;
+		/* a few microseconds between polls: port reads are slow in
+		 * QEMU, most of all under -icount */
+		for (volatile uint32_t spin = 0; spin < 2000; spin++)
+			;
+	}
+	return -1;
+}
+
+static void pit2_start(void)
+{
+	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01); /* gate on, speaker off */
+	outb(0x43, 0xb0);             /* channel 2, lo/hi, mode 0, binary */
+	outb(0x42, 0xff);
+	outb(0x42, 0xff);
+}
+
+/* One measurement of TSC ticks per PIT tick, scaled to kHz; 0 if it failed
+ * (a reading never tight, or the count ran out before the end). */
+static uint64_t tsc_khz_measured(void)
+{
+	struct pit_reading a, b;
+	pit2_start();
+	if (pit2_wait_below(0xff00) < 0 || pit2_read(&a) < 0 || a.count <= PIT2_SPAN ||
+	    pit2_wait_below(a.count - PIT2_SPAN) < 0 || pit2_read(&b) < 0 ||
+	    (inb(PORT_B) & 0x20) || b.count >= a.count)
+		return 0;
+	return (b.tsc - a.tsc) * PIT_INPUT_HZ / (a.count - b.count) / 1000;
+}
+
+/* The median of three measurements, rounded to whole MHz so that an
+ * icount clock (1 GHz) is exact. */
 void clock_calibrate(void)
 {
-	uint32_t t0 = x86_ticks;
-	while (x86_ticks == t0) { sti(); hlt(); cli(); }
-	uint64_t start = rdtsc();
-	t0 = x86_ticks;
-	while (x86_ticks - t0 < 5) { sti(); hlt(); cli(); }
-	uint64_t khz = (rdtsc() - start) * PIT_HZ / 5 / 1000;
-	tsc_khz = (khz + 500) / 1000 * 1000;
+	uint64_t khz[CALIBRATION_RUNS];
+	int n = 0;
+	for (int tries = 0; n < CALIBRATION_RUNS && tries < 4 * CALIBRATION_RUNS; tries++) {
+		uint64_t k = tsc_khz_measured();
+		if (!k)
+			continue;
+		int i = n++;
+		for (; i > 0 && khz[i - 1] > k; i--)
+			khz[i] = khz[i - 1];
+		khz[i] = k;
+	}
+	if (!n)
+		panic("clock: the PIT's channel 2 gives no usable reading");
+	tsc_khz = (khz[n / 2] + 500) / 1000 * 1000;
 	if (tsc_khz < 4000)
 		tsc_khz = 4000; /* below 4 MHz the multiplier would not fit */
 	clock_mult = (uint32_t)((1000000ull << CLOCK_SHIFT) / tsc_khz);
