@@ -5,8 +5,16 @@
  * Listening is read from /proc/net/tcp rather than probed with connect():
  * a probe would be a real connection that a host service (the filter, the
  * controller) must then tell apart from a node's.
+ *
+ * The switch's ports are counted from its socket directory, where
+ * vde_switch binds one datagram socket per port, named "PORT.FD" (three or
+ * more digits, a dot, digits), before it answers the plug that asked for
+ * the port; so a new socket there means a new port wholly set up.  (A
+ * port's name could come back only if an older port with the same number
+ * and descriptor went away in between.)
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -84,4 +92,44 @@ int net_unix_connectable(const char *path)
 	int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
 	close(fd);
 	return ok;
+}
+
+int net_vde_port_name(const char *name)
+{
+	size_t port = strspn(name, "0123456789");
+	if (port < 3 || name[port] != '.')
+		return 0;
+	const char *fd = name + port + 1;
+	size_t digits = strspn(fd, "0123456789");
+	return digits > 0 && fd[digits] == '\0';
+}
+
+int net_vde_ports(const char *switch_dir, struct vde_ports *ports)
+{
+	DIR *d = opendir(switch_dir);
+	ports->n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		if (net_vde_port_name(e->d_name) && strlen(e->d_name) < sizeof ports->name[0] &&
+		    ports->n < VDE_MAX_PORTS)
+			strcpy(ports->name[ports->n++], e->d_name);
+	closedir(d);
+	return ports->n;
+}
+
+static int has_port(const struct vde_ports *ports, const char *name)
+{
+	for (int i = 0; i < ports->n; i++)
+		if (!strcmp(ports->name[i], name))
+			return 1;
+	return 0;
+}
+
+int net_vde_port_added(const struct vde_ports *before, const struct vde_ports *now)
+{
+	for (int i = 0; i < now->n; i++)
+		if (!has_port(before, now->name[i]))
+			return 1;
+	return 0;
 }

@@ -205,7 +205,8 @@ static const char up_options_help[] =
 	"  -n, --nodes N       boot N nodes (1-8): the first N of the file, or more like its last\n"
 	"      --dir DIR       state directory (default $DPM_CLUSTER_DIR, else build/cluster)\n"
 	"      --kernel FILE   x86 kernel image (default $DPM_KERNEL, else build/x86/kernel.elf)\n"
-	"      --timeout S     seconds for each banner and each service to listen (default 30)\n"
+	"      --timeout S     seconds for each node to plug into the switch and to boot,\n"
+	"                      and for each service to listen (default 30)\n"
 	"      --no-services   ignore the file's host services: no second NIC, nothing started\n\n"
 	"Exit status: 0 up, 1 failed or refused (a cluster already runs in DIR),\n"
 	"2 bad usage or cluster file, 128+N interrupted by signal N (run: COMMAND's).\n";

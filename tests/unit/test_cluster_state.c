@@ -1,7 +1,8 @@
 /*
  * tests/unit/test_cluster_state.c - the state file (exact text, round trip,
  * malformed files), cleaning a state directory, recognising processes by
- * pid and start time, stopping them, and the 127.0.0.1 port checks.
+ * pid and start time, stopping them, the 127.0.0.1 port checks and reading
+ * the switch's ports.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -272,6 +273,61 @@ static void test_ports_on_loopback(void **state)
 	assert_false(net_unix_connectable(sock));
 }
 
+/* vde_switch names a port's data socket "PORT.FD"; plugs bind ".PID-N" and
+ * the switch its control socket "ctl" in the same directory. */
+static void test_switch_port_names(void **state)
+{
+	(void)state;
+	const char *ports[] = { "001.6", "004.12", "1234.5" };
+	const char *others[] = { "ctl", ".15237-00000", "01.6", "001.", "001.6x", "abc.6",
+				 "001-6", "", "." };
+	for (size_t i = 0; i < sizeof ports / sizeof *ports; i++)
+		assert_true(net_vde_port_name(ports[i]));
+	for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+		assert_false(net_vde_port_name(others[i]));
+}
+
+static void test_switch_ports_read(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct vde_ports ports;
+	path_in(dir, sizeof dir, "switch");
+	assert_int_equal(net_vde_ports(dir, &ports), -1); /* not there yet */
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(net_vde_ports(dir, &ports), 0);
+	const char *names[] = { "switch/ctl", "switch/.15237-00000", "switch/001.6",
+				"switch/002.9", "switch/notes" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		touch(names[i]);
+	assert_int_equal(net_vde_ports(dir, &ports), 2);
+	assert_int_equal(ports.n, 2);
+}
+
+/* A node's port is a name that was not there when it started, even if an
+ * older port went away meanwhile (its node ended). */
+static void test_switch_port_added(void **state)
+{
+	(void)state;
+	char dir[256], path[512];
+	struct vde_ports before, now;
+	path_in(dir, sizeof dir, "switch2");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	touch("switch2/001.6");
+	touch("switch2/002.9");
+	net_vde_ports(dir, &before);
+	net_vde_ports(dir, &now);
+	assert_false(net_vde_port_added(&before, &now));
+	snprintf(path, sizeof path, "%s/001.6", dir);
+	assert_int_equal(unlink(path), 0);               /* node 1 ended */
+	net_vde_ports(dir, &now);
+	assert_false(net_vde_port_added(&before, &now)); /* fewer is not added */
+	touch("switch2/003.11");
+	net_vde_ports(dir, &now);
+	assert_true(net_vde_port_added(&before, &now));
+	assert_false(net_vde_port_added(&now, &now));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -301,6 +357,9 @@ int main(void)
 		cmocka_unit_test(test_exec_failure_is_an_error),
 		cmocka_unit_test(test_stop_escalates_to_sigkill),
 		cmocka_unit_test(test_ports_on_loopback),
+		cmocka_unit_test(test_switch_port_names),
+		cmocka_unit_test(test_switch_ports_read),
+		cmocka_unit_test(test_switch_port_added),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
