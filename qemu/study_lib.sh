@@ -39,22 +39,15 @@ trap 'exit 130' INT TERM
 
 # cluster_up FILE DIR [nowait]: boot the cluster of FILE in DIR (down first
 # if one was left there) and, unless nowait, wait until every node has
-# reached every other; a
-# cluster one of whose nodes has not within 15 s (the LAN flake of
-# docs/network.md) is taken down and booted again, 3 times at most.
+# reached every other (within 15 s, or the study stops: docs/network.md).
 cluster_up() {
-	local try
-	for try in 1 2 3; do
-		cluster_down
-		"$dpm" cluster down --dir "$2" >/dev/null 2>&1 || true
-		"$dpm" cluster up -f "$1" --dir "$2" >"$2.up.log" 2>&1 ||
-			die "cannot boot the cluster of $1: $(tail -3 "$2.up.log")"
-		cluster_dir=$2
-		[ "${3:-}" = nowait ] && return 0
-		peers_up "$2" 150 && return 0
-		echo "$study_name: a node of $2 did not reach its peers; booting the cluster again" >&2
-	done
-	die "the cluster of $1 did not connect in 3 boots (see $2/*.console)"
+	cluster_down
+	"$dpm" cluster down --dir "$2" >/dev/null 2>&1 || true
+	"$dpm" cluster up -f "$1" --dir "$2" >"$2.up.log" 2>&1 ||
+		die "cannot boot the cluster of $1: $(tail -3 "$2.up.log")"
+	cluster_dir=$2
+	[ "${3:-}" = nowait ] && return 0
+	peers_up "$2" 150 || die "a node of $2 did not reach its peers within 15 s (see $2/*.console)"
 }
 
 # peers_up DIR TENTHS: within TENTHS tenths of a second, every node of the

@@ -96,12 +96,29 @@ result() {
 
 show_node1() { grep '^peer selftest' "$out/peer/$1-n1.log" | sed 's/^/#   /'; }
 
-# start_case NAME NODES MODE: a fresh switch and NODES nodes; 1 if no switch.
+# wait_plugged COUNT: until the switch has COUNT ports (one "PORT.FD"
+# socket each in its directory), at most 10 s.  Nodes plug in one at a
+# time, as `dpm cluster up` does them: vde_switch confuses ports that plugs
+# ask for at once (docs/network.md).
+wait_plugged() {
+	local i
+	for i in $(seq 100); do
+		[ "$(ls -A "$work/sw-$case_name" | grep -cE '^[0-9]{3,}\.[0-9]+$')" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start_case NAME NODES MODE: a fresh switch and NODES nodes, plugged in one
+# at a time; 1 if no switch.
 start_case() {
 	local n peers; peers=$(seq -s, 1 "$2")
 	case_name=$1
 	start_switch || return 1
-	for n in $(seq "$2"); do start_node "$n" "$peers" "$3" "$1"; done
+	for n in $(seq "$2"); do
+		start_node "$n" "$peers" "$3" "$1"
+		wait_plugged "$n" || echo "# peer: node $n did not plug into the switch within 10 s"
+	done
 }
 
 # expect_success NAME NODES SKIP SECONDS: append to $bad every node but SKIP
