@@ -418,21 +418,30 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	m->has_reply = 1;
 	m->reply = reply;
 	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
+	/* Awaited from now on: the server's kernel may say where the reply
+	 * link went (remote.c) before our request's acknowledgement is read. */
+	p->wait_reply = reply_id;
 	p->call_node = TASK_NODE(l->task);
+	p->call_hops = 0;
 	r = ipc_deliver(p, m, 0);
-	if (r < 0)
+	if (r < 0) {
+		p->wait_reply = 0;
 		return r;
+	}
 	if (reply_pass)
 		link_free(&p->links, passlink);
 	if (reply_link)
 		link_free(&p->links, link);
 	p->recv_uaddr = umsg;
-	p->wait_reply = reply_id;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, 1);
 	if (take_waiting(p, &r)) { /* a remote reply may beat us here */
 		p->wait_reply = 0;
 		return r;
+	}
+	if (!remote_node_alive(p->call_node)) { /* its holder's node died meanwhile */
+		p->wait_reply = 0;
+		return E_NODEDOWN;
 	}
 	p->state = P_RECEIVING;
 	proc_block();

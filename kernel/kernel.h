@@ -26,6 +26,7 @@ struct link {
 	uint32_t data;      /* data area in the named process                  */
 	uint32_t data_len;
 	uint32_t reply_id;  /* LINK_REPLY: which CALL this answers             */
+	uint32_t hops;      /* LINK_REPLY: how many times it moved between nodes */
 };
 
 struct link_table {
@@ -106,7 +107,8 @@ struct proc {
 	uint32_t recv_uaddr;   /* user's struct message                        */
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
 	int32_t wake_result;   /* what the blocked call returns when woken     */
-	uint32_t call_node;    /* CALL in progress: the node the request went to */
+	uint32_t call_node;    /* CALL in progress: the node its reply link is on */
+	uint32_t call_hops;    /* ...after that many moves between nodes (remote.c) */
 	uint32_t remote_req;   /* P_REMOTE: the request awaited, and          */
 	uint32_t remote_node;  /* the node that will answer it                 */
 	int remote_done;       /* its answer (or the node's end) has come      */

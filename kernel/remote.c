@@ -10,7 +10,10 @@
  * are posted without waiting.  MOVEDATA moves areas on other nodes in
  * chunks of one page (RM_READ / RM_WRITE).  A node that goes down wakes
  * every process waiting on it with E_NODEDOWN, CALLers included, so no
- * sender waits forever.
+ * sender waits forever.  A CALLer is woken when the node that holds its
+ * reply link goes down; when a kernel passes a reply link to another node
+ * it tells the caller's kernel (RM_REPLYMOVED, with the link's count of
+ * moves so that notices overtaken by later ones are ignored).
  *
  * A full send buffer (PEER_SNDBUF per peer) never wedges the node and never
  * loses an answer.  A process whose request does not fit blocks (P_REMOTE,
@@ -32,30 +35,33 @@
 
 static uint32_t next_req = 1;
 
-/* A frame that found its node's send buffer full: a post (m) or an answer
- * (req, status; for an RM_READ that succeeded, where to read when sent). */
+/* A frame that found its node's send buffer full: a post (m), a reply
+ * link's move (moved.kind set) or an answer (req, status; for an RM_READ
+ * that succeeded, where to read when sent). */
 struct deferred {
 	struct deferred *next;
 	uint32_t node;
 	struct kmsg *m;
+	struct rm_frame moved;
 	uint32_t req;
 	int32_t status;
 	uint32_t read_task, read_addr, read_len;
 };
-#define NDEFERRED (NMSG + NPROC * NET_MAX_PEERS)
+#define NDEFERRED (NMSG + 2 * NPROC * NET_MAX_PEERS)
 static struct deferred deferred_pool[NDEFERRED];
 static struct deferred *deferred_free, *deferred_head, *deferred_tail;
 static uint16_t ndeferred[256];        /* per node id (1..254)               */
 
 static void link_to_wire(struct rm_link *w, const struct link *l)
 {
-	*w = (struct rm_link){ l->task, l->code, l->rights, l->data, l->data_len, l->reply_id };
+	*w = (struct rm_link){ l->task, l->code, l->rights, l->data, l->data_len, l->reply_id, l->hops };
 }
 
 static void link_from_wire(struct link *l, const struct rm_link *w)
 {
 	*l = (struct link){ .in_use = 1, .task = w->task, .code = w->code, .rights = w->rights,
-			    .data = w->data, .data_len = w->data_len, .reply_id = w->reply_id };
+			    .data = w->data, .data_len = w->data_len, .reply_id = w->reply_id,
+			    .hops = w->hops };
 }
 
 static void frame_of_msg(struct rm_frame *f, const struct kmsg *m)
@@ -109,16 +115,23 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 	return r < 0 ? r : p->wake_result;
 }
 
+static void reply_moved(const struct rm_link *reply, uint32_t holder);
+
 int32_t remote_send_msg(struct proc *sender, struct kmsg *m)
 {
 	struct rm_frame f;
 	frame_of_msg(&f, m);
 	uint32_t node = TASK_NODE(m->to);
+	int passes_reply = m->has_link && (m->link.rights & LINK_REPLY);
+	if (passes_reply)
+		f.link.hops++;   /* the reply link moves to another node */
 	/* the message page stays ours while the frame is being queued; it is
 	 * released at the sender's end should it be killed meanwhile */
 	sender->remote_msg = m;
 	int32_t r = request(sender, node, &f, m->data, m->len);
 	sender->remote_msg = NULL;
+	if (r >= 0 && passes_reply)
+		reply_moved(&f.link, m->to);
 	msg_release(m);
 	return r;
 }
@@ -169,6 +182,50 @@ int32_t remote_post(struct kmsg *m)
 		return 0;
 	msg_release(m);
 	return r;
+}
+
+/* Wake p, blocked in CALL, with E_NODEDOWN: its reply link's node is down. */
+static void call_node_down(struct proc *p)
+{
+	p->wake_result = E_NODEDOWN;
+	p->wait_reply = 0;
+	p->state = P_RUNNABLE;
+}
+
+/* The caller's end of RM_REPLYMOVED: its reply link is now held by task
+ * f->from.  A notice about another CALL, or one overtaken by a later move
+ * (fewer hops), changes nothing; a holder's node already down ends the
+ * CALL at once. */
+static void follow_reply(const struct rm_frame *f)
+{
+	struct proc *p = proc_by_task(f->to);
+	if (!p || !p->wait_reply || p->wait_reply != f->link.reply_id || f->link.hops <= p->call_hops)
+		return;
+	p->call_node = TASK_NODE(f->from);
+	p->call_hops = f->link.hops;
+	if (p->state == P_RECEIVING && !remote_node_alive(p->call_node))
+		call_node_down(p);
+}
+
+/* Reply link `reply` (hops counted) was just passed to task `holder` on
+ * another node: tell the caller's kernel, never refused for a full send
+ * buffer (it waits its turn, as posts do). */
+static void reply_moved(const struct rm_link *reply, uint32_t holder)
+{
+	struct rm_frame f = { .kind = RM_REPLYMOVED, .from = holder, .to = reply->task, .link = *reply };
+	uint32_t node = TASK_NODE(reply->task);
+	if (node == node_id) {
+		follow_reply(&f);
+		return;
+	}
+	int32_t r = ndeferred[node & 255] ? E_NOMEM : peer_send(node, &f, sizeof f, NULL, 0);
+	if (r == E_NOMEM)
+		defer((struct deferred){ .node = node, .moved = f });
+}
+
+int remote_node_alive(uint32_t node)
+{
+	return node == node_id || peer_state(node) != PEER_DOWN;
 }
 
 static int32_t remote_buf(struct proc *p)
@@ -293,6 +350,10 @@ void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 		if (f.len == data_len)
 			wake_waiter(from_node, &f, data);
 		break;
+	case RM_REPLYMOVED:
+		if (TASK_NODE(f.to) == node_id)
+			follow_reply(&f);
+		break;
 	case RM_READ:
 		if (f.len <= CHUNK) {
 			int32_t r = owner_copy(f.to, f.addr, chunk, f.len, 0);
@@ -329,6 +390,8 @@ static int32_t send_deferred(const struct deferred *d)
 	static uint8_t chunk[CHUNK];
 	if (d->m)
 		return send_post(d->m);
+	if (d->moved.kind)
+		return peer_send(d->node, &d->moved, sizeof d->moved, NULL, 0);
 	if (!d->read_len)
 		return send_answer(d->node, d->req, d->status, NULL, 0);
 	int32_t r = owner_copy(d->read_task, d->read_addr, chunk, d->read_len, 0);
@@ -379,10 +442,7 @@ void remote_node_down(uint32_t node)
 		if (p->state == P_REMOTE && p->remote_node == node)
 			p->remote_done = 1;
 		if ((p->state == P_REMOTE && p->remote_node == node) ||
-		    (p->state == P_RECEIVING && p->wait_reply && p->call_node == node)) {
-			p->wake_result = E_NODEDOWN;
-			p->wait_reply = 0;
-			p->state = P_RUNNABLE;
-		}
+		    (p->state == P_RECEIVING && p->wait_reply && p->call_node == node))
+			call_node_down(p);
 	}
 }

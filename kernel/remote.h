@@ -15,6 +15,7 @@ enum rm_kind {
 	RM_ACK = 2,    /* the answer to a request (req != 0): status, data       */
 	RM_READ = 3,   /* MOVEDATA: send back `len` bytes at `addr` of `to`      */
 	RM_WRITE = 4,  /* MOVEDATA: write the data at `addr` of `to`             */
+	RM_REPLYMOVED = 5, /* the reply link `link` of caller `to` is now held by `from` */
 };
 
 #define RM_F_LINK  0x1u  /* a passed link is in `link`                   */
@@ -23,7 +24,7 @@ enum rm_kind {
 #define RM_F_FORCE 0x8u  /* a kernel notice: admitted past QUEUE_MAX     */
 
 struct rm_link {
-	uint32_t task, code, rights, data, data_len, reply_id;
+	uint32_t task, code, rights, data, data_len, reply_id, hops;
 };
 
 struct rm_frame {
@@ -48,4 +49,6 @@ int32_t remote_post(struct kmsg *m);
 /* MOVEDATA halves with an area on another node; they block the caller. */
 int32_t remote_read(struct proc *caller, const struct link *area, uint32_t off, uint8_t *buf, uint32_t n);
 int32_t remote_write(struct proc *caller, const struct link *area, uint32_t off, const uint8_t *buf, uint32_t n);
+/* Whether `node` is this one or a peer not known to be down. */
+int remote_node_alive(uint32_t node);
 #endif

@@ -150,6 +150,25 @@ int main(int argc, char **argv)
 		receivemessage(&m);
 		return 0; /* ends holding the reply link */
 	}
+	if (!strcmp(mode, "hold")) { /* keep what one message passes, forever */
+		uint8_t buf[64];
+		struct message m = message_into(buf, sizeof buf);
+		receivemessage(&m);
+		return receivemessage(&m) < 0 ? 1 : 0;   /* nothing else comes */
+	}
+	if (!strcmp(mode, "forward")) { /* pass a CALL's reply link on over link 5 */
+		uint32_t v;
+		struct message m = message_into(&v, sizeof v);
+		if (receivemessage(&m) != 4 || m.reply < 0)
+			return 1;
+		return sendmessage(5, &v, 4, m.reply) < 0 ? 2 : 0;
+	}
+	if (!strcmp(mode, "callonce")) { /* one CALL over link 5: its error, negated */
+		uint32_t v = 0x5a, a;
+		struct message m = message_into(&a, sizeof a);
+		int r = call(5, &v, 4, -1, &m);
+		return r < 0 ? -r : 100;
+	}
 	if (!strcmp(mode, "dropreply")) {
 		uint8_t buf[64];
 		struct message m = message_into(buf, sizeof buf);

@@ -198,6 +198,20 @@ static void node_killed_mid_run(void)
 	int dl, al;
 	CHECK_EQ(spawn_child_on(far(4), argv, -1, &doomed, &dl), 0);
 	CHECK_EQ(spawn_child_on(beside(2), argv, -1, &alive, &al), 0);
+	/* A CALL whose server (node 3) passes the reply link on to node 4: the
+	 * CALLer must be woken with E_NODEDOWN when node 4 dies, as the kernel
+	 * follows the reply link (it once waited until killed). */
+	uint32_t holder, forwarder, caller = 0;
+	int hl = -1, fl = -1, cl = -1;
+	if (!two_nodes) {
+		const char *hold_argv[] = { "t_child", "hold", NULL };
+		const char *forward_argv[] = { "t_child", "forward", NULL };
+		const char *call_argv[] = { "t_child", "callonce", NULL };
+		CHECK_EQ(spawn_child_on(4, hold_argv, -1, &holder, &hl), 0);
+		CHECK_EQ(spawn_child_on(3, forward_argv, hl, &forwarder, &fl), 0);
+		CHECK_EQ(spawn_child_on(0, call_argv, fl, &caller, &cl), 0);
+		CHECK(ended(forwarder, 0));   /* the reply link is on node 4 now */
+	}
 	uint32_t v = 7;
 	struct message m = message_into(&v, 4);
 	CHECK_EQ(call(dl, &v, 4, -1, &m), 4);
@@ -217,6 +231,10 @@ static void node_killed_mid_run(void)
 	m = message_into(&v, 4);
 	CHECK_EQ(call(al, &v, 4, -1, &m), 4);           /* the others run on */
 	CHECK_EQ(pm_kill(alive), 0);
+	if (!two_nodes) {
+		CHECK(ended(caller, -E_NODEDOWN));   /* its CALL failed, E_NODEDOWN */
+		destroylink(hl); destroylink(fl); destroylink(cl);
+	}
 	destroylink(dl); destroylink(al);
 }
 
