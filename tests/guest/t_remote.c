@@ -5,7 +5,8 @@
  * crosses the network: creation on another node, CALLs, a link passed
  * A -> B -> C and used by C, a server with four remote clients, MOVEDATA
  * of 1 MiB, FIFO order under load, the error codes of dead processes and,
- * last, a node that is killed mid-run.
+ * last, a node that is killed mid-run (holding, among others, the reply
+ * link of a CALL that a server on node 3 passed on to it).
  *
  * `t_remote 2` runs the same cases on a cluster of two
  * (tests/cluster/cluster_test_remote2.sh): what went to nodes 3 and 4 goes
