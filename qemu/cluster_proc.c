@@ -4,7 +4,9 @@
  *
  * Children are started with PR_SET_PDEATHSIG so that whatever happens to
  * their starter (even SIGKILL) they are told to stop: a cluster never
- * leaves orphans behind.  An exec failure travels back over a close-on-exec
+ * leaves orphans behind.  Each leads a process group of its own, and is
+ * stopped with its group, so that what it started in turn (a wrapper's
+ * QEMU, a service's helpers) goes with it.  An exec failure travels back over a close-on-exec
  * pipe, so "qemu-system-i386: not found" is an error of `up`, not a silent
  * node that never prints its banner.
  */
@@ -34,6 +36,7 @@ static void exec_child(char *const argv[], const struct spawn_io *io, pid_t pare
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		_exit(127);
+	setpgid(0, 0);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -131,8 +134,15 @@ int proc_alive(const struct proc_id *id)
 
 int proc_reap(pid_t pid, struct proc_end *end)
 {
+	/* Ended?  Then its group goes too, told while the unreaped child still
+	 * holds the group's id (so the id cannot name anyone else yet). */
+	siginfo_t info = { 0 };
+	if (pid <= 0 || waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+	    info.si_pid != pid)
+		return 0;
+	kill(-pid, SIGTERM);
 	int status;
-	if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+	if (waitpid(pid, &status, WNOHANG) != pid)
 		return 0;
 	end->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	end->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -158,10 +168,12 @@ static int wait_gone(const struct proc_id *ids, int n, int ms)
 	}
 }
 
+/* Signal each live one with its process group; one that does not lead a
+ * group (not yet, or started before groups were used) alone. */
 static void signal_alive(const struct proc_id *ids, int n, int sig)
 {
 	for (int i = 0; i < n; i++)
-		if (proc_alive(&ids[i]))
+		if (proc_alive(&ids[i]) && kill(-ids[i].pid, sig) < 0)
 			kill(ids[i].pid, sig);
 }
 

@@ -41,8 +41,9 @@ int proc_start_time(pid_t pid, unsigned long long *start);
 /* Whether the recorded process still runs (same pid, same start). */
 int proc_alive(const struct proc_id *id);
 
-/* Reap a child of ours if it ended; 1 with *end filled, 0 if it runs or is
- * not our child. */
+/* Reap a child of ours if it ended, after sending its process group (what
+ * it left running) SIGTERM; 1 with *end filled, 0 if it runs or is not our
+ * child. */
 int proc_reap(pid_t pid, struct proc_end *end);
 
 /* SIGTERM every live process of ids, wait up to grace_ms for them to go,
