@@ -509,8 +509,19 @@ int main(void)
 	for (;;) {
 		struct message m = message_into(buf, sizeof buf);
 		int r = receivemessage(&m);
-		if (r < 0)
-			continue; /* truncated: nobody we serve sends more than MSG_MAX */
+		/* No link reaches us this way that we keep: a process passing
+		 * links over its stdio link would otherwise fill our table, and
+		 * every receive after would fail (E_NOSPACE, the message left
+		 * queued) for ever. */
+		if (m.passed >= 0)
+			destroylink(m.passed);
+		if (r < 0) {
+			/* truncated (nobody we serve sends more than MSG_MAX): a
+			 * CALLer is told E_DEAD rather than left waiting */
+			if (m.reply >= 0)
+				destroylink(m.reply);
+			continue;
+		}
 		if (gate >= 0 && m.code == KR_HOSTGATE_DATA((uint32_t)gate)) {
 			gate_bytes(buf, (uint32_t)r);
 		} else if (gate >= 0 && m.code == KR_HOSTGATE_END((uint32_t)gate)) {

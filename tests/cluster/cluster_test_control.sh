@@ -182,6 +182,12 @@ check "record: the process was metered before its first instruction (its first t
 	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] != "MARK" && c["task"] ~ /^2\./ { print c["type"]; exit }')" = STARTPROCESS ]
 check "record: ...which is complete (its end is there)" \
 	[ "$(csv "$TEST_DIR/rec.log" 'c["type"] == "TERMPROCESS" && c["dst"] == c["task"] { n++ } END { print n + 0 }')" -eq 1 ]
+# a program that passes links to the controller's agent over its stdio link
+# (100, more than a link table holds) is still served: the agent drops them
+timeout -k 5 60 "$DPM" record --dir "$d" -q -o "$TEST_DIR/links.log" --on n2 -- t_child stdio-links 100 </dev/null >"$out"
+r=$?
+check "record: a program passing 100 links to the agent exits 0 (got $r)" [ "$r" -eq 0 ]
+check "record: ...and its output after them comes through" grep -q "t_child: passed 100 links to stdio, still printing" "$out"
 # --flags: only the events named (the run above, with every event, also has
 # STARTPROCESS and TERMPROCESS); pp cat's reads and writes are CALLs to ctld
 printf 'one\ntwo\n' | "$DPM" record --dir "$d" -q -o "$TEST_DIR/flags.log" --on n2 --flags send,receive -- pp cat >"$out"
