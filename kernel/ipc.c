@@ -439,7 +439,8 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		p->wait_reply = 0;
 		return r;
 	}
-	if (!remote_node_alive(p->call_node)) { /* its holder's node died meanwhile */
+	if (p->call_node != node_id && !remote_node_alive(p->call_node)) {
+		/* the node its reply link went to died meanwhile */
 		p->wait_reply = 0;
 		return E_NODEDOWN;
 	}

@@ -36,13 +36,14 @@
 static uint32_t next_req = 1;
 
 /* A frame that found its node's send buffer full: a post (m), a reply
- * link's move (moved.kind set) or an answer (req, status; for an RM_READ
- * that succeeded, where to read when sent). */
+ * link's move (moved_to, the new holder, set) or an answer (req, status;
+ * for an RM_READ that succeeded, where to read when sent). */
 struct deferred {
 	struct deferred *next;
 	uint32_t node;
 	struct kmsg *m;
-	struct rm_frame moved;
+	uint32_t moved_to;
+	struct rm_link moved;
 	uint32_t req;
 	int32_t status;
 	uint32_t read_task, read_addr, read_len;
@@ -194,7 +195,7 @@ static void call_node_down(struct proc *p)
 
 /* The caller's end of RM_REPLYMOVED: its reply link is now held by task
  * f->from.  A notice about another CALL, or one overtaken by a later move
- * (fewer hops), changes nothing; a holder's node already down ends the
+ * (no more hops than the last applied), changes nothing; a holder's node already down ends the
  * CALL at once. */
 static void follow_reply(const struct rm_frame *f)
 {
@@ -207,20 +208,24 @@ static void follow_reply(const struct rm_frame *f)
 		call_node_down(p);
 }
 
+static int32_t send_reply_moved(const struct rm_link *reply, uint32_t holder)
+{
+	struct rm_frame f = { .kind = RM_REPLYMOVED, .from = holder, .to = reply->task, .link = *reply };
+	if (TASK_NODE(reply->task) != node_id)
+		return peer_send(TASK_NODE(reply->task), &f, sizeof f, NULL, 0);
+	follow_reply(&f);
+	return 0;
+}
+
 /* Reply link `reply` (hops counted) was just passed to task `holder` on
  * another node: tell the caller's kernel, never refused for a full send
  * buffer (it waits its turn, as posts do). */
 static void reply_moved(const struct rm_link *reply, uint32_t holder)
 {
-	struct rm_frame f = { .kind = RM_REPLYMOVED, .from = holder, .to = reply->task, .link = *reply };
 	uint32_t node = TASK_NODE(reply->task);
-	if (node == node_id) {
-		follow_reply(&f);
-		return;
-	}
-	int32_t r = ndeferred[node & 255] ? E_NOMEM : peer_send(node, &f, sizeof f, NULL, 0);
+	int32_t r = ndeferred[node & 255] ? E_NOMEM : send_reply_moved(reply, holder);
 	if (r == E_NOMEM)
-		defer((struct deferred){ .node = node, .moved = f });
+		defer((struct deferred){ .node = node, .moved_to = holder, .moved = *reply });
 }
 
 int remote_node_alive(uint32_t node)
@@ -390,8 +395,8 @@ static int32_t send_deferred(const struct deferred *d)
 	static uint8_t chunk[CHUNK];
 	if (d->m)
 		return send_post(d->m);
-	if (d->moved.kind)
-		return peer_send(d->node, &d->moved, sizeof d->moved, NULL, 0);
+	if (d->moved_to)
+		return send_reply_moved(&d->moved, d->moved_to);
 	if (!d->read_len)
 		return send_answer(d->node, d->req, d->status, NULL, 0);
 	int32_t r = owner_copy(d->read_task, d->read_addr, chunk, d->read_len, 0);

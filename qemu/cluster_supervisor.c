@@ -526,12 +526,12 @@ static int switch_port_added(struct supervisor *s, const void *before)
 static int start_nodes(struct supervisor *s)
 {
 	const struct cluster_spec *spec = &s->o->spec;
+	struct vde_ports before;
+	char dir[PATH_MAX + 16];
 	for (int i = 0; i < spec->nnodes; i++) {
 		const struct cluster_node *n = &spec->nodes[i];
 		if (n->remote)
 			continue;
-		static struct vde_ports before;
-		char dir[PATH_MAX + 16];
 		net_vde_ports(dir_file(s, STATE_SWITCH, dir, sizeof dir), &before);
 		int r = start_node(s, n);
 		if (r)

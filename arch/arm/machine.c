@@ -44,13 +44,13 @@ void arch_poweroff(int code)
 	}
 }
 
-/* wfi wakes on a pending interrupt even while masked; unmasking then lets
- * it be taken, with no window in which it could be missed. */
 void arch_cpu_relax(void)
 {
 	__asm__ volatile("yield");
 }
 
+/* wfi wakes on a pending interrupt even while masked; unmasking then lets
+ * it be taken, with no window in which it could be missed. */
 void arch_wait_for_interrupt(void)
 {
 	wfi();

@@ -18,7 +18,6 @@ static uint64_t tsc_boot;
  * (the scheduler and every trace read the clock). */
 #define CLOCK_SHIFT 24
 static uint32_t clock_mult = 1u << CLOCK_SHIFT;
-volatile uint32_t x86_ticks;
 
 void serial_init(void)
 {

@@ -9,7 +9,6 @@ void pic_eoi(uint32_t irq);
 void pit_init(void);
 void clock_calibrate(void);
 uint32_t clock_mhz(void);
-extern volatile uint32_t x86_ticks;
 void x86_irq_dispatch(uint32_t irq); /* irq.c: every IRQ but the timer */
 
 void cpu_tables_init(void);          /* GDT, TSS, IDT */

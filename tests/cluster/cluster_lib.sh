@@ -49,6 +49,19 @@ wait_until() {
 	done
 }
 
+# qemu_wrapper < BODY: write TEST_DIR/bin/qemu-system-i386, a bash script
+# running BODY with $real_qemu set to the real QEMU; put TEST_DIR/bin first
+# on PATH for `up` to start nodes through it.
+qemu_wrapper() {
+	mkdir -p "$TEST_DIR/bin"
+	{
+		echo '#!/usr/bin/env bash'
+		echo "real_qemu=$(command -v qemu-system-i386)"
+		cat
+	} >"$TEST_DIR/bin/qemu-system-i386"
+	chmod +x "$TEST_DIR/bin/qemu-system-i386"
+}
+
 # A fresh state directory for one cluster, stopped by the trap at exit.
 new_cluster_dir() {
 	local d="$TEST_DIR/$1"

@@ -7,17 +7,13 @@
 # gives up (a member's group is told to end when the member ends).
 . "$(dirname "$0")/cluster_lib.sh"
 
-real_qemu=$(command -v qemu-system-i386)
 wrapper_dir="$TEST_DIR/bin"
-mkdir -p "$wrapper_dir"
 marker="stray-$$-$RANDOM"
-cat >"$wrapper_dir/qemu-system-i386" <<WRAPPER
-#!/usr/bin/env bash
+qemu_wrapper <<WRAPPER
 # A child QEMU and a stray sleep (named $marker), no exec.
 (exec -a $marker sleep 600) &
-"$real_qemu" "\$@"
+"\$real_qemu" "\$@"
 WRAPPER
-chmod +x "$wrapper_dir/qemu-system-i386"
 strays() { pgrep -f -- "^$marker" >/dev/null; }
 qemus_of() { pgrep -f -- "$1/" >/dev/null; }
 none_left() { ! strays && ! qemus_of "$1"; }

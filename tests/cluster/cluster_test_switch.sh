@@ -10,11 +10,8 @@
 # with its name, and nothing is left behind.
 . "$(dirname "$0")/cluster_lib.sh"
 
-real_qemu=$(command -v qemu-system-i386)
 wrapper_dir="$TEST_DIR/bin"
-mkdir -p "$wrapper_dir"
-cat >"$wrapper_dir/qemu-system-i386" <<WRAPPER
-#!/usr/bin/env bash
+qemu_wrapper <<WRAPPER
 # Note the node's name and the switch's ports at this moment, then be QEMU.
 name= sock= prev=
 for a in "\$@"; do
@@ -25,9 +22,8 @@ done
 ports=\$(ls -A "\$sock" 2>/dev/null | grep -cE '^[0-9]{3,}\.[0-9]+\$')
 echo "\$name \$ports" >>"$TEST_DIR/starts"
 [ "\$name" = "\${NEVER_PLUGS:-}" ] && exec sleep 600
-exec "$real_qemu" "\$@"
+exec "\$real_qemu" "\$@"
 WRAPPER
-chmod +x "$wrapper_dir/qemu-system-i386"
 
 # --- 8 nodes: plugged in one at a time, all connected, one clock
 d=$(new_cluster_dir eight)
