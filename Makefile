@@ -8,7 +8,7 @@
 
 BUILD      ?= build
 HOSTCC     ?= gcc
-HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP \
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I. \
 	-Iqemu -Imeter -Ihostfilter -Ianalysis -Ikernel -Iservers/ctld
 HOST_LDLIBS := -lm
 UNIT_LDLIBS := -lcmocka -lm

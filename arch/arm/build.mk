@@ -27,9 +27,9 @@ ARM_INT32 := -U__INT32_TYPE__ '-D__INT32_TYPE__=int' -U__UINT32_TYPE__ '-D__UINT
 ARM_COMMON := $(ARM_INT32) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-pie -fno-pic \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables -MMD -MP
 ARM_KCFLAGS := $(ARM_KARCH) $(ARM_COMMON) -ffreestanding -fno-builtin -nostdinc -isystem $(ARM_GCCINC) \
-	-Ikernel -Iarch/arm -Imeter
+	-I. -Ikernel -Iarch/arm -Imeter
 ARM_UCFLAGS := $(ARM_UARCH) $(ARM_COMMON) -nostdinc -isystem $(NEWLIB_ARM)/include -isystem $(ARM_GCCINC) \
-	-Ikernel -Iservers/lib -Iarch/arm/user -Imeter
+	-I. -Ikernel -Iservers/lib -Iarch/arm/user -Imeter
 
 ARM_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/arm/*.c arch/arm/*.S)
 ARM_KERNEL_SRCS += $(wildcard kernel/net/*.c arch/virtio/*.c)

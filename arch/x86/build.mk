@@ -13,10 +13,10 @@ X86_KERNEL := $(X86)/kernel.elf
 X86_COMMON := -m32 -march=i686 -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-pie -fno-pic \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -MMD -MP
 X86_KCFLAGS := $(X86_COMMON) -ffreestanding -fno-builtin -nostdinc -isystem $(X86_GCCINC) \
-	-mno-sse -mno-mmx -mno-80387 -Ikernel -Iarch/x86 -Imeter
+	-mno-sse -mno-mmx -mno-80387 -I. -Ikernel -Iarch/x86 -Imeter
 X86_UCFLAGS := $(X86_COMMON) -nostdinc -isystem $(NEWLIB_I386)/include -isystem $(X86_GCCINC) \
 	-U__linux__ -U__linux -Ulinux -U__gnu_linux__ -U__unix__ -U__unix -Uunix \
-	-Ikernel -Iservers/lib -Iarch/x86/user -Imeter
+	-I. -Ikernel -Iservers/lib -Iarch/x86/user -Imeter
 
 X86_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/x86/*.c arch/x86/*.S)
 # The network: kernel/net (lwIP port, peer transport) and arch/virtio.
