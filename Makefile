@@ -8,16 +8,20 @@
 
 BUILD      ?= build
 HOSTCC     ?= gcc
-HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I. \
-	-Iqemu -Imeter -Ihostfilter -Ianalysis -Ikernel -Iservers/ctld
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
 HOST_LDLIBS := -lm
 UNIT_LDLIBS := -lcmocka -lm
 
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm
+# The trace-log library every host tool that reads or writes a log links
+# (hostfilter/build.mk builds it).
+TRACELOG_LIB := $(BUILD)/lib/libtracelog.a
 
 # Sources of the host tool `dpm`; fragments append to it.
 DPM_SRCS := qemu/dpm.c
+# Host libraries dpm links (fragments append; each after the objects).
+DPM_LIBS :=
 # Unit-test binaries (cmocka); fragments append through $(call unit_test,...).
 UNIT_BINS :=
 # Guest images and host tests wanted by `make` / `make check`.
@@ -52,9 +56,9 @@ $(BUILD)/host/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
 
-$(DPM): $(call host_obj,$(DPM_SRCS))
+$(DPM): $(call host_obj,$(DPM_SRCS)) $(DPM_LIBS)
 	@mkdir -p $(@D)
-	$(HOSTCC) -o $@ $^ $(HOST_LDLIBS) $(DPM_LDLIBS)
+	$(HOSTCC) -o $@ $(filter %.o,$^) $(DPM_LIBS) $(HOST_LDLIBS) $(DPM_LDLIBS)
 
 # Debian packages and third-party sources (lwIP, newlib for i386).
 deps: $(DEPS_STAMP)

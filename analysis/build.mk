@@ -4,10 +4,9 @@
 # The event table and the CSV reader, which every analysis needs.
 ANALYSIS_EVENTS := analysis/hashmap.c analysis/csv_row.c analysis/events.c \
 	analysis/events_csv.c
-# Reading a filter log too: the adapter and the part of hostfilter/ that
-# implements log.h.
-ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c \
-	hostfilter/log.c hostfilter/desc.c hostfilter/lex.c
+# Reading a filter log too: the adapter to the trace-log library
+# ($(TRACELOG_LIB), linked last).
+ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c
 # The computation graph and P.
 ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
 	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
@@ -34,7 +33,7 @@ ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAU
 DPM_SRCS += $(ANALYSIS_ALL)
 # What the report uses from hostfilter/ beyond the log reader (dpm has it
 # already through hostfilter/build.mk; the tests link it themselves).
-REPORT_LOG_CSV := hostfilter/dump.c hostfilter/lognote.c
+REPORT_LOG_CSV := hostfilter/dump.c
 
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
@@ -44,15 +43,13 @@ $(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP)
 $(eval $(call unit_test,test_causality,tests/unit/test_causality.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) analysis/graph.c $(ANALYSIS_CAUSALITY)))
 $(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALYSIS_TEST_HELP) \
-	$(ANALYSIS_ALL) $(REPORT_LOG_CSV)))
+	$(ANALYSIS_ALL) $(REPORT_LOG_CSV) $(TRACELOG_LIB)))
 # The report test writes filter logs with the filter's own code
-# (test_filter_support.c), so it links hostfilter/ whole; hostfilter/build.mk
-# is read after this file, hence the files are named here.
-REPORT_TEST_FILTER := tests/unit/test_filter_support.c hostfilter/formats.c \
-	hostfilter/layout.c hostfilter/rules.c hostfilter/default_desc.c hostfilter/logwrite.c \
-	hostfilter/meterstream.c hostfilter/filter.c $(REPORT_LOG_CSV)
+# (test_filter_support.c), so it links the filter and the library too.
+REPORT_TEST_FILTER := tests/unit/test_filter_support.c hostfilter/filter/rules.c \
+	hostfilter/filter/meterstream.c hostfilter/commands/filter.c $(REPORT_LOG_CSV)
 $(eval $(call unit_test,test_report,tests/unit/test_report.c tests/unit/test_html_page.c \
-	$(REPORT_TEST_FILTER) $(ANALYSIS_ALL)))
+	$(REPORT_TEST_FILTER) $(ANALYSIS_ALL) $(TRACELOG_LIB)))
 
 # The trace generator and the benchmark.
 TRACEGEN := $(BUILD)/bin/dpm-tracegen

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "hashmap.h"
-#include "trace.h"
+#include "kernel/abi/trace.h"
 
 #define NO_PROC 0xffffffffu
 

@@ -1,10 +1,10 @@
 /*
- * analysis/events_log.c - loading the filter's log (hostfilter/log.h)
+ * analysis/events_log.c - loading the filter's log (hostfilter/tracelog/log.h)
  * into the event table, and trace_load, which picks the reader by
  * sniffing the file.
  *
  * The log is self-describing: a record is a trace type plus the named
- * fields the filter kept (meter/trace.h).  The names are mapped onto the
+ * fields the filter kept (kernel/abi/trace.h).  The names are mapped onto the
  * event the way docs/trace-csv.md maps them onto CSV columns: fromTask or
  * parentTask is the source process, toTask or childTask the destination.
  * A task address is (node << 16) | pid; 0 means "no process".  Fields a
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "events.h"
-#include "log.h"
+#include "hostfilter/tracelog/log.h"
 
 struct log_fields {
 	uint64_t machine, time, cpu, task, src, dst, msg_id, length, queue_len, count;

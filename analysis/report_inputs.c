@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dump.h"
+#include "hostfilter/dump.h"
 #include "report.h"
 
 /* Whether two paths name one file (a report made from an earlier one's

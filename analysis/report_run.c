@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "log.h"
+#include "hostfilter/tracelog/log.h"
 #include "report.h"
 
 static int load_mtime(struct report_run *r, char *err, size_t errlen)

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dpm_commands.h"
+#include "qemu/dpm_commands.h"
 #include "dump.h"
-#include "logformat.h"
-#include "trace.h"
+#include "hostfilter/tracelog/logformat.h"
+#include "kernel/abi/trace.h"
 
 static void usage(FILE *out)
 {
@@ -92,7 +92,7 @@ static const struct csv_map csv_maps[] = {
 static const char csv_header[] = "machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,"
 				 "length,link,code,pass_link,queue_len,reason,count";
 
-/* enum exit_reason (kernel/abi.h), as TERMPROCESS's reason column shows it. */
+/* enum exit_reason (kernel/abi/calls.h), as TERMPROCESS's reason column shows it. */
 static const char *const exit_reason_names[] = {
 	"normal", "killed", "fault-memory", "fault-illegal", "fault-divide",
 	"fault-stack", "fault-other", "node-down",

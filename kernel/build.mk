@@ -1,7 +1,7 @@
 # kernel/build.mk - host unit tests of the kernel's portable data structures
 # (link tables, message queues, the page allocator).  The kernel itself is
 # built per machine by arch/*/build.mk.
-KERNEL_HOST_INC := -Ikernel -Iarch/x86
+KERNEL_HOST_INC := -Iarch/x86
 $(BUILD)/host/kernel/%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
 $(BUILD)/host/tests/unit/test_kernel_%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
 

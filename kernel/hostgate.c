@@ -14,7 +14,7 @@
  */
 #include "kernel.h"
 #include "hostgate.h"
-#include "net/hostlink.h"
+#include "kernel/net/hostlink.h"
 
 struct gate {
 	int in_use;

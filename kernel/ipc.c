@@ -11,7 +11,7 @@
  * kservice.c.  docs/kernel-calls.md is the contract this file implements.
  */
 #include "kernel.h"
-#include "meter.h"
+#include "meter/meter.h"
 #include "remote.h"
 
 struct msg_pool msgpool;

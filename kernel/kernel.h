@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "abi.h"
+#include "kernel/abi/calls.h"
 #include "arch.h"
 #include "arch_proc.h"
 

@@ -14,8 +14,8 @@
  * everywhere.
  */
 #include "kernel.h"
-#include "net/hostlink.h"
-#include "net/net.h"
+#include "kernel/net/hostlink.h"
+#include "kernel/net/net.h"
 
 static char init_args[512];
 static uint32_t init_args_len;

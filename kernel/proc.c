@@ -10,7 +10,7 @@
  * included), never idle time or other processes.
  */
 #include "kernel.h"
-#include "meter.h"
+#include "meter/meter.h"
 
 #define PAGE 4096u
 

@@ -26,10 +26,10 @@
  * header, so its pool is sized to never run out.
  */
 #include "remote.h"
-#include "meter.h"
-#include "net/peer.h"
-#include "net/net.h"
-#include "net/frame.h"
+#include "meter/meter.h"
+#include "kernel/net/peer.h"
+#include "kernel/net/net.h"
+#include "kernel/net/frame.h"
 
 #define CHUNK 4096u
 

@@ -8,8 +8,8 @@
  */
 #include "kernel.h"
 #include "hostgate.h"
-#include "meter.h"
-#include "net/net.h"
+#include "meter/meter.h"
+#include "kernel/net/net.h"
 
 void kernel_timer_tick(void)
 {

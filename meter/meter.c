@@ -13,8 +13,8 @@
  * (docs/metering.md).
  */
 #include "meter.h"
-#include "net/hostlink.h"
-#include "net/net.h"
+#include "kernel/net/hostlink.h"
+#include "kernel/net/net.h"
 
 #define METER_DESTS 8
 

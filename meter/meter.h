@@ -11,8 +11,8 @@
  */
 #ifndef DPM_METER_H
 #define DPM_METER_H
-#include "kernel.h"
-#include "trace.h"
+#include "kernel/kernel.h"
+#include "kernel/abi/trace.h"
 
 #ifdef DPM_NO_METER
 #define METERED(p, type) 0

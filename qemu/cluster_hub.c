@@ -32,7 +32,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "abi.h"
+#include "kernel/abi/calls.h"
 #include "cluster.h"
 #include "ctl_wire.h"
 

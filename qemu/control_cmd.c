@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "abi_names.h"
+#include "kernel/abi/names.h"
 #include "control.h"
 
 typedef enum control_result (*command_fn)(struct control *c, int argc, char **argv, const char *where,

@@ -1,6 +1,6 @@
 /*
  * qemu/control_flags.c - setflags' words: the event names of the Metering
- * issue (meter/trace.h: SEND, RECEIVE, ...), seed 002's names where they
+ * issue (kernel/abi/trace.h: SEND, RECEIVE, ...), seed 002's names where they
  * mean the same event here (fork, termproc), `all`, and '-' to clear.
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "control.h"
-#include "trace.h"
+#include "kernel/abi/trace.h"
 
 static const struct { const char *name; int type; } events[] = {
 	{ "SEND", TRACE_SEND }, { "RECEIVECALL", TRACE_RECEIVECALL },

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "abi_names.h"
+#include "kernel/abi/names.h"
 #include "control_net.h"
-#include "log.h"
-#include "trace.h"
+#include "hostfilter/tracelog/log.h"
+#include "kernel/abi/trace.h"
 
 #define DEFAULT_REPLY_MS 15000
 #define AUTH_MS 5000

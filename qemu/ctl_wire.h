@@ -1,5 +1,5 @@
 /*
- * qemu/ctl_wire.h - the control protocol's frames (servers/ctld/ctl_proto.h)
+ * qemu/ctl_wire.h - the control protocol's frames (kernel/abi/control.h)
  * over a non-blocking socket on the host: what the control hub and the
  * controllers share.  A ctl_wire gathers received bytes into whole frames
  * and queues outgoing frames, so neither end ever blocks on the other.
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctl_proto.h"
+#include "kernel/abi/control.h"
 
 struct ctl_wire {
 	int fd;

@@ -1,7 +1,7 @@
 /*
  * qemu/disk.c - `dpm disk create PATH [--size MIB]`: write a node's disk
  * image, a raw file holding an empty file system in the format of
- * servers/fs/fs_format.h (superblock, bitmap with the metadata blocks
+ * kernel/abi/fs_disk.h (superblock, bitmap with the metadata blocks
  * marked used, an empty root directory).  The image is what a cluster
  * file's disk= key gives a node, so files outlive the node.  Refuses to
  * overwrite an existing file unless --force: an image holds someone's data.
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "disk.h"
-#include "fs_format.h"
+#include "kernel/abi/fs_disk.h"
 
 #define DISK_DEFAULT_MIB 8
 #define DISK_MAX_MIB 2048

@@ -10,7 +10,7 @@
 
 int version_main(int argc, char **argv);
 int cluster_main(int argc, char **argv);    /* qemu/cluster.c */
-int filter_main(int argc, char **argv);     /* hostfilter/filter.c */
+int filter_main(int argc, char **argv);     /* hostfilter/commands/filter.c */
 int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */

@@ -10,7 +10,7 @@
  * and hub connection as `dpm control`, and leaves at LOG the part of the
  * filter's log that belongs to this run: on each node, what lies between
  * a MARK placed before the job started and one placed after it ended
- * (hostfilter/logwindow.h).  The program's output goes to stdout as it
+ * (hostfilter/tracelog/logwindow.h).  The program's output goes to stdout as it
  * comes, its standard input is record's own, and record exits with the
  * program's status.
  */
@@ -27,11 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "abi.h"
+#include "kernel/abi/calls.h"
 #include "cluster.h"
 #include "control.h"
 #include "control_net.h"
-#include "logwindow.h"
+#include "hostfilter/tracelog/logwindow.h"
 
 /* Exit statuses of record itself (else the program's). */
 #define RECORD_FAILED 125      /* record could not do its job              */

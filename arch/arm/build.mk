@@ -27,9 +27,9 @@ ARM_INT32 := -U__INT32_TYPE__ '-D__INT32_TYPE__=int' -U__UINT32_TYPE__ '-D__UINT
 ARM_COMMON := $(ARM_INT32) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-pie -fno-pic \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables -MMD -MP
 ARM_KCFLAGS := $(ARM_KARCH) $(ARM_COMMON) -ffreestanding -fno-builtin -nostdinc -isystem $(ARM_GCCINC) \
-	-I. -Ikernel -Iarch/arm -Imeter
+	-I. -Iarch/arm
 ARM_UCFLAGS := $(ARM_UARCH) $(ARM_COMMON) -nostdinc -isystem $(NEWLIB_ARM)/include -isystem $(ARM_GCCINC) \
-	-I. -Ikernel -Iservers/lib -Iarch/arm/user -Imeter
+	-I. -Iarch/arm/user
 
 ARM_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/arm/*.c arch/arm/*.S)
 ARM_KERNEL_SRCS += $(wildcard kernel/net/*.c arch/virtio/*.c)
@@ -39,7 +39,7 @@ ARM_KERNEL_OBJS := $(patsubst %,$(ARM)/k/%.o,$(ARM_KERNEL_SRCS))
 # network's own objects.
 include arch/lwip.mk
 ARM_LWIP_OBJS := $(patsubst %,$(ARM)/lwip/%.o,$(LWIP_FILES))
-ARM_NET_INC := -Ikernel/net -Ikernel/net/port -Iarch/virtio -I$(LWIP_SRC)/include
+ARM_NET_INC := -Ikernel/net/port -I$(LWIP_SRC)/include
 ARM_NET_OBJS := $(patsubst %,$(ARM)/k/%.o,$(filter kernel/net/% arch/virtio/% arch/arm/virtio_mmio.c,$(ARM_KERNEL_SRCS)))
 $(ARM_NET_OBJS) $(ARM_LWIP_OBJS): ARM_KCFLAGS += $(ARM_NET_INC)
 ARM_KERNEL_OBJS += $(ARM_LWIP_OBJS)
@@ -93,6 +93,4 @@ $(ARM_KERNEL): $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 
 -include $(shell find $(ARM) -name '*.d' 2>/dev/null)
 
-# Sources that need another include directory (servers/fs/build.mk gives
 # the x86 object the same).
-$(ARM)/u/tests/guest/t_fs.c.o: ARM_UCFLAGS += -Iservers/fs

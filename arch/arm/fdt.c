@@ -4,7 +4,7 @@
  * string) and the first /memory node's reg (base and size of RAM).  A
  * walk over the structure block, nothing more: no tree is kept.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "machine.h"
 
 #define FDT_MAGIC 0xd00dfeedu

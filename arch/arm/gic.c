@@ -6,7 +6,7 @@
  * Handlers run with interrupts masked, on the interrupted process's kernel
  * stack or the idle loop's, never inside other kernel code: no locks.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
 

@@ -5,7 +5,7 @@
  * exit with the status we give it: (code << 1) | 1, what x86's
  * isa-debug-exit produces, so the host reads one set of statuses.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
 

@@ -3,7 +3,7 @@
 #ifndef DPM_ARM_MACHINE_H
 #define DPM_ARM_MACHINE_H
 #include <stdint.h>
-#include "abi.h"
+#include "kernel/abi/calls.h"
 
 /* Physical device addresses of QEMU's virt machine, and the kernel's
  * supervisor-only window onto them (arch/arm/user/layout.h). */

@@ -10,7 +10,7 @@
  * does.  AP bits (SCTLR.AFE = 0): 001 kernel only, 011 user read/write,
  * 111 read-only for both; DACR makes domain 0 a client, so they are checked.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
 

@@ -7,7 +7,7 @@
  * stack from the switch in until the switch out, and back at its top
  * whenever the process runs in user mode.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "trapframe.h"
 #include "machine.h"

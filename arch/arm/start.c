@@ -5,7 +5,7 @@
  * memory), then the device tree's command line and memory size, the exception vectors,
  * the interrupt controller and the timer, and the portable kernel.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
 

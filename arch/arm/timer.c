@@ -5,7 +5,7 @@
  * virt machine, interrupts at 100 Hz.  Each deadline is the previous one
  * plus a period (CNTV_CVAL), so ticks do not drift with interrupt latency.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
 

@@ -9,7 +9,7 @@
  * (servers/lib/newlib_glue.c) executes UDF with DIV0_UDF_IMM, which is
  * reported as a divide fault, as x86's #DE is.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "trapframe.h"
 #include "machine.h"

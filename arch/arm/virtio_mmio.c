@@ -6,10 +6,10 @@
  * register accesses through the kernel's device window.
  * arch_devices_init() is the ARM entry: probe the slots, attach devices.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
-#include "virtio.h"
+#include "arch/virtio/virtio.h"
 
 #define MMIO_SLOTS 32
 #define MMIO_SLOT_SIZE 0x200

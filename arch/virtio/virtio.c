@@ -4,7 +4,7 @@
  * ACKNOWLEDGE, DRIVER, feature negotiation, DRIVER_OK or FAILED) and the
  * choice of driver by device type.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "virtio.h"
 
 uint32_t virtio_begin_init(struct virtio_dev *d, uint32_t wanted)

@@ -9,9 +9,9 @@
  * simple (no waiting process, no interrupt handler) at no real cost.
  * Legacy config space: the capacity in 512-byte sectors at offset 0.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "virtio.h"
-#include "disk.h"
+#include "kernel/disk.h"
 
 #define VIRTIO_BLK_T_IN 0
 #define VIRTIO_BLK_T_OUT 1

@@ -7,9 +7,9 @@
  * 2 KiB buffers: each is handed up and put straight back.  Transmit
  * buffers return to a free list when the device has used them.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "virtio.h"
-#include "ethdev.h"
+#include "kernel/net/ethdev.h"
 
 #define VIRTIO_NET_F_MAC (1u << 5)
 #define VNET_HDR_LEN 10

@@ -13,10 +13,10 @@ X86_KERNEL := $(X86)/kernel.elf
 X86_COMMON := -m32 -march=i686 -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-pie -fno-pic \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -MMD -MP
 X86_KCFLAGS := $(X86_COMMON) -ffreestanding -fno-builtin -nostdinc -isystem $(X86_GCCINC) \
-	-mno-sse -mno-mmx -mno-80387 -I. -Ikernel -Iarch/x86 -Imeter
+	-mno-sse -mno-mmx -mno-80387 -I. -Iarch/x86
 X86_UCFLAGS := $(X86_COMMON) -nostdinc -isystem $(NEWLIB_I386)/include -isystem $(X86_GCCINC) \
 	-U__linux__ -U__linux -Ulinux -U__gnu_linux__ -U__unix__ -U__unix -Uunix \
-	-I. -Ikernel -Iservers/lib -Iarch/x86/user -Imeter
+	-I. -Iarch/x86/user
 
 X86_KERNEL_SRCS := $(wildcard kernel/*.c meter/*.c arch/x86/*.c arch/x86/*.S)
 # The network: kernel/net (lwIP port, peer transport) and arch/virtio.
@@ -27,7 +27,7 @@ X86_KERNEL_OBJS := $(patsubst %,$(X86)/k/%.o,$(X86_KERNEL_SRCS))
 # headers, and nothing else does.  docs/network.md.
 include arch/lwip.mk
 X86_LWIP_OBJS := $(patsubst %,$(X86)/lwip/%.o,$(LWIP_FILES))
-X86_NET_INC := -Ikernel/net -Ikernel/net/port -Iarch/virtio -I$(LWIP_SRC)/include
+X86_NET_INC := -Ikernel/net/port -I$(LWIP_SRC)/include
 X86_NET_OBJS := $(patsubst %,$(X86)/k/%.o,$(filter kernel/net/% arch/virtio/% arch/x86/virtio_pci.c,$(X86_KERNEL_SRCS)))
 $(X86_NET_OBJS) $(X86_LWIP_OBJS): X86_KCFLAGS += $(X86_NET_INC)
 X86_KERNEL_OBJS += $(X86_LWIP_OBJS)

@@ -4,7 +4,7 @@
  * and the IDT: exceptions and IRQs enter at ring 0 only; vector 0x80, the
  * kernel-call gate, is the one a ring-3 process may raise.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "trapframe.h"
 #include "machine.h"
 

@@ -6,7 +6,7 @@
  * kernel stack or the scheduler's idle loop, never inside other kernel
  * code, so they need no locks.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "machine.h"
 

@@ -4,7 +4,7 @@
  * PIT's channel 2 at boot; under QEMU's -icount shift=0 it counts one tick
  * an instruction), and power-off through QEMU's isa-debug-exit port.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "machine.h"
 

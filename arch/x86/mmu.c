@@ -4,7 +4,7 @@
  * reaches any page at its physical address, in every address space) and
  * user space, USER_BASE..USER_TOP, with 4 KiB user pages.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "machine.h"
 

@@ -5,7 +5,7 @@
  * (QEMU's pc machine puts every device there) plus any bus a bridge
  * announces in its secondary-bus register.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "pci.h"
 

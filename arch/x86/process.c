@@ -4,7 +4,7 @@
  * point, and a saved context that resumes in x86_trapret, so starting a
  * process is the same switch as resuming one.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "trapframe.h"
 #include "machine.h"

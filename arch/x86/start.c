@@ -3,7 +3,7 @@
  * tells us (memory size, command line), set up the CPU tables, paging,
  * interrupts and the clock, then hand over to the portable kernel.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "machine.h"
 

@@ -3,7 +3,7 @@
  * Kernel calls go to the portable dispatcher; a fault in user mode ends the
  * process (the node runs on); a fault in the kernel is a bug and panics.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "trapframe.h"
 #include "machine.h"

@@ -6,10 +6,10 @@
  * and routes the device's INTx line (as the firmware set it) to the PIC.
  * arch_devices_init() is the x86 entry: scan PCI, attach virtio devices.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "x86.h"
 #include "pci.h"
-#include "virtio.h"
+#include "arch/virtio/virtio.h"
 
 #define VIRTIO_PCI_VENDOR 0x1af4
 #define VIRTIO_PCI_LEGACY_FIRST 0x1000

@@ -3,7 +3,7 @@
  * connected once (retrying every 250 ms until it is made or peerwait
  * passes), never reconnected behind the owner's back.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "net_lwip.h"
 #include "hostlink.h"

@@ -10,7 +10,7 @@
  *     callback runs once, and sends give E_NODEDOWN
  * Success powers off with 0x20 (QEMU exits 65), failure with 0x21 (67).
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "net_lwip.h"
 #include "hostlink.h"

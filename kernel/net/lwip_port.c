@@ -3,7 +3,7 @@
  * sys_now() in milliseconds from the node clock, LWIP_RAND() for TCP's
  * initial sequence numbers and ephemeral ports, and atoi() for netif.c.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "lwip/sys.h"
 

@@ -8,7 +8,7 @@
  * kernel code runs, so net_run() is never entered twice at once except by
  * nesting (a callback calling peer_send), which runs in place.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "net_lwip.h"
 #include "ethdev.h"

@@ -8,7 +8,7 @@
  * Parsing is pure (no globals but the one net_cmdline_option fills) so the
  * host unit tests can run it.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 
 #define PEER_TIMEOUT_DEFAULT_MS 3000

@@ -7,7 +7,7 @@
  * driver's buffers and lwIP's pbufs in both directions: simple, and the
  * frames are small.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "addrplan.h"
 #include "net_lwip.h"

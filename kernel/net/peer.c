@@ -8,7 +8,7 @@
  * peer is UP when its HELLO has arrived.  A heartbeat each second keeps
  * silence meaningful.  All state changes happen on the network stack.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "net_lwip.h"
 #include "peer.h"

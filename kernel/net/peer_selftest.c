@@ -21,7 +21,7 @@
  * peers must go on answering.
  * Success powers off with 0x20 (QEMU exits 65), failure with 0x21 (67).
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "net.h"
 #include "net_lwip.h"
 #include "peer.h"

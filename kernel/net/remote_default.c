@@ -2,7 +2,7 @@
  * kernel/net/remote_default.c - weak stand-ins for the remote IPC layer's
  * callbacks, so a kernel without it still links and says what arrived.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "peer.h"
 
 __attribute__((weak)) void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)

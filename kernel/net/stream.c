@@ -5,7 +5,7 @@
  * tcp_abort() calls the error callback, so stream_drop() unhooks first;
  * when the error callback runs the pcb is already freed.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "stream.h"
 #include "lwip/tcp.h"
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define GREETING 0x9ee7
 

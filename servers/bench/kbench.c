@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
-#include "trace.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
+#include "kernel/abi/trace.h"
 
 #define ROUNDS 20000
 

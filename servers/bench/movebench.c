@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "bench_pair.h"
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define PROG "movebench"
 #define SIZE_MAX_BYTES (16u << 20)

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "bench_pair.h"
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define PROG "pingpong"
 #define COUNT_MAX 10000000

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_proto.h"
-#include "demos.h"
-#include "pm.h"
-#include "stdio_proto.h"
+#include "kernel/abi/control.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
+#include "servers/lib/stdio_proto.h"
 
 #define LINK_AGENT 3                /* kernel: LINK_KMETER | LINK_KHOST      */
 #define NOTIFY_CODE 0x43544e4fu     /* end notices from the process manager  */

@@ -11,9 +11,6 @@ fsstart_SRCS := servers/fs/fsstart.c $(FS_COMMON)
 fsuser_SRCS := servers/fs/fsuser.c servers/fs/fsclient.c $(FS_COMMON)
 
 DPM_SRCS += qemu/disk.c
-$(BUILD)/host/qemu/disk.o $(BUILD)/host/tests/unit/test_fs_disk.o: HOST_CFLAGS += -Iservers/fs
 
 $(eval $(call unit_test,test_fs_disk,tests/unit/test_fs_disk.c qemu/disk.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_fs_lru,tests/unit/test_fs_lru.c servers/fs/lru.c))
-$(BUILD)/host/tests/unit/test_fs_lru.o: HOST_CFLAGS += -Iservers/fs
-$(BUILD)/x86/u/tests/guest/t_fs.c.o: X86_UCFLAGS += -Iservers/fs

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fsproto.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 static int disk;           /* kernel link with LINK_KDISK */
 static uint32_t nblocks;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fsclient.h"
-#include "ns.h"
+#include "servers/lib/ns.h"
 
 static int ri_link = -1;
 static uint8_t alive; /* the RI reads it to learn whether we still exist */

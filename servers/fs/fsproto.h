@@ -18,8 +18,8 @@
 #define DPM_FSPROTO_H
 #include <stdint.h>
 
-#include "demos.h"
-#include "fs_format.h"
+#include "servers/lib/demos.h"
+#include "kernel/abi/fs_disk.h"
 
 #define FS_PATH_MAX 256          /* bytes of a path, with its NUL            */
 #define FS_SERVICE_NAME "fs"     /* the RI's name in the name service         */

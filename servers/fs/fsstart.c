@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "fsproto.h"
-#include "ns.h"
-#include "pm.h"
+#include "servers/lib/ns.h"
+#include "servers/lib/pm.h"
 
 #define STARTER_CODE 0x46535354u /* "FSST" */
 #define NOTIFY_CODE 0x46534e54u  /* "FSNT" */

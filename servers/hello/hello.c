@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 
-#include "demos.h"
-#include "ns.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/ns.h"
 
 int main(int argc, char **argv)
 {

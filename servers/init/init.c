@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define LINK_KPOWER_SLOT 3
 #define INIT_EXIT_OK 0x20   /* QEMU exits with status 65 */

@@ -3,7 +3,7 @@
  * kernel checks everything, so these only place the arguments.
  */
 #include "demos.h"
-#include "abi_names.h"
+#include "kernel/abi/names.h"
 #include "kcall.h"
 
 #define U(p) ((uint32_t)(uintptr_t)(p))

@@ -7,7 +7,7 @@
 #define DPM_DEMOS_H
 #include <stdint.h>
 
-#include "abi.h"
+#include "kernel/abi/calls.h"
 
 int createlink(uint32_t code, void *data, uint32_t data_len, uint32_t rights);
 int destroylink(int link);

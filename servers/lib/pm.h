@@ -12,7 +12,7 @@
 #define DPM_PM_H
 #include <stdint.h>
 
-#include "abi.h"
+#include "kernel/abi/calls.h"
 
 enum pm_op {
 	PM_CREATE = 1,  /* args: "prog\0arg1\0..."; passed link: notify link (optional) */

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "demos.h"
-#include "pm.h"
-#include "trace.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
+#include "kernel/abi/trace.h"
 
 static const char *const event_names[] = {
 	[TRACE_SEND] = "SEND", [TRACE_RECEIVECALL] = "RECEIVECALL", [TRACE_RECEIVE] = "RECEIVE",

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "demos.h"
-#include "ns.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/ns.h"
 
 #define MAX_NAMES 48
 

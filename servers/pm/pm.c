@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define LINK_KCTL_SLOT 3
 #define NOTIFY_CODE 0x4e4f5459u /* code on the link the kernel reports ends over */

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos.h"
-#include "ns.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/ns.h"
 
 #define LOOKUP_TRIES 500   /* 10 ms apart: a server started at the same time */
 #define WAIT_CODE 0x50505750u

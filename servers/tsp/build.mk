@@ -18,6 +18,3 @@ $(eval $(call unit_test,test_tsp_tsplib,tests/unit/test_tsp_tsplib.c servers/tsp
 	$(TSP_CORE)))
 
 # The tests include the TSP headers by name (t_tsp is in tests/guest/build.mk).
-$(BUILD)/host/tests/unit/test_tsp_%.o: HOST_CFLAGS += -Iservers/tsp
-$(BUILD)/x86/u/tests/guest/t_tsp.c.o $(BUILD)/x86/u/$(TSP_REFERENCE).o: X86_UCFLAGS += -Iservers/tsp -Itests/unit
-$(BUILD)/arm/u/tests/guest/t_tsp.c.o $(BUILD)/arm/u/$(TSP_REFERENCE).o: ARM_UCFLAGS += -Iservers/tsp -Itests/unit

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 #include "servers.h"
 
 #define SERVER_CODE 0x5300

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 #include "search.h"
 #include "servers.h"
 #include "tsplib.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bnb.h"
-#include "demos.h"
+#include "servers/lib/demos.h"
 #include "protocol.h"
 
 #define LINK_CONTROLLER 4

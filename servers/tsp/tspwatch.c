@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "demos.h"
+#include "servers/lib/demos.h"
 #include "protocol.h"
 
 #define LINK_CONTROLLER 4

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 int gtest_failed_now;
 int gtest_notify_link = -1;

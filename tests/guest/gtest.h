@@ -9,7 +9,7 @@
 #define DPM_GTEST_H
 #include <stdint.h>
 
-#include "demos.h"
+#include "servers/lib/demos.h"
 #include "kcall.h"
 
 struct gtest {

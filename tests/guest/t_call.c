@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 static void call_round_trip(void)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos.h"
-#include "pm.h"
+#include "servers/lib/demos.h"
+#include "servers/lib/pm.h"
 
 #define PARENT 4
 

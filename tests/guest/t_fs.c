@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fsclient.h"
+#include "servers/fs/fsclient.h"
 #include "gtest.h"
-#include "ns.h"
-#include "pm.h"
+#include "servers/lib/ns.h"
+#include "servers/lib/pm.h"
 
 #define DISK_MIB 1
 #define DISK_SECTORS (DISK_MIB * 2048u)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "ns.h"
-#include "pm.h"
+#include "servers/lib/ns.h"
+#include "servers/lib/pm.h"
 
 static volatile uint32_t secret = 1;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 static uint8_t out[MSG_MAX + 16], in[MSG_MAX + 16];
 

@@ -2,14 +2,14 @@
  * tests/guest/t_meter.c - the kernel's meter, with this test process as the
  * filter: the meter link of the processes it meters names itself, so the
  * kernel's trace batches arrive here as messages and are checked record by
- * record (meter/trace.h).
+ * record (kernel/abi/trace.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
-#include "trace.h"
+#include "servers/lib/pm.h"
+#include "kernel/abi/trace.h"
 
 #define METER_CODE 0x3e7e
 #define NOTICE_CODE 0x4e     /* gtest's notify link */

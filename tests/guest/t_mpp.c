@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 int main(int argc, char **argv)
 {

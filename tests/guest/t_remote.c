@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "pm.h"
+#include "servers/lib/pm.h"
 
 static int two_nodes; /* `t_remote 2`: a cluster of nodes 1 and 2 */
 

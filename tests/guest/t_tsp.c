@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "gtest.h"
-#include "instance.h"
-#include "pm.h"
-#include "test_tsp_reference.h"
+#include "servers/tsp/instance.h"
+#include "servers/lib/pm.h"
+#include "tests/unit/test_tsp_reference.h"
 
 /* Run tsp with `args` (space separated); its exit status, or -1 when it
  * did not end normally. */

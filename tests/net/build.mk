@@ -2,7 +2,7 @@
 # tests of its pure parts (framing, send ring, command-line keys, address
 # plan), and `make check-peer`, the peer transport between QEMU nodes on a
 # vde_switch (tests/cluster/peer_selftest.sh; about 15 s).
-NET_HOST_INC := -Ikernel -Iarch/x86 -Ikernel/net
+NET_HOST_INC := -Iarch/x86
 $(BUILD)/host/kernel/net/%.o: HOST_CFLAGS += $(NET_HOST_INC)
 $(BUILD)/host/tests/unit/test_net_%.o: HOST_CFLAGS += $(NET_HOST_INC)
 

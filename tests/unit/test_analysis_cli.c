@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "assign.h"
-#include "mtime.h"
+#include "analysis/assign.h"
+#include "analysis/mtime.h"
 #include "test_analysis_trace.h"
 
 int parallel_main(int argc, char **argv);

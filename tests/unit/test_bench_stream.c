@@ -1,8 +1,8 @@
 /*
  * tests/unit/test_bench_stream.c - the bench-filter workload is what the
- * benchmark says it is: the synthetic stream (hostfilter/bench_stream.c)
+ * benchmark says it is: the synthetic stream (hostfilter/bench/bench_stream.c)
  * is accepted whole by the filter, with every record of the documented
- * mix, and the typical rule set (hostfilter/bench-rules.txt, the thesis's
+ * mix, and the typical rule set (hostfilter/bench/bench-rules.txt, the thesis's
  * queue-statistics rules) keeps exactly its four trace types.
  */
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "bench_stream.h"
+#include "hostfilter/bench/bench_stream.h"
 #include "test_filter_support.h"
 
 #define RECORDS 1000u /* 100 rounds of the ten-record mix */
@@ -56,7 +56,7 @@ static void test_typical_rules_keep_four_types(void **state)
 	(void)state;
 	size_t len;
 	uint8_t *s = stream_of(RECORDS, 7, &len); /* batches that straddle the mix */
-	char *rules = tf_read_file("hostfilter/bench-rules.txt");
+	char *rules = tf_read_file("hostfilter/bench/bench-rules.txt");
 	unsigned counts[257];
 	tf_make_log(tf_path("typical.log"), rules, s, len);
 	assert_int_equal(tf_count_log(tf_path("typical.log"), counts), 800);

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cluster_file.h"
+#include "qemu/cluster_file.h"
 
 static struct cluster_spec spec;
 static char err[1024];

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "abi.h"
-#include "control.h"
-#include "trace.h"
+#include "kernel/abi/calls.h"
+#include "qemu/control.h"
+#include "kernel/abi/trace.h"
 
 /* ---- fake nodes: every request is logged; a machine named "down" fails */
 

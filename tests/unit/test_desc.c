@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "formats.h"
+#include "hostfilter/tracelog/formats.h"
 
 /* Parse and build `text` as file "t.desc"; returns the error text, or ""
  * if it is fine (fm is then filled; the caller frees it). */

@@ -1,6 +1,6 @@
 /*
- * tests/unit/test_desc_trace.c - meter/trace.desc says exactly what
- * meter/trace.h lays out: every field of the header and of every body,
+ * tests/unit/test_desc_trace.c - kernel/abi/trace.desc says exactly what
+ * kernel/abi/trace.h lays out: every field of the header and of every body,
  * by name, offset (offsetof) and length (sizeof), and every type number.
  * If the kernel's structures change, this test fails until the
  * description file is brought along.
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "formats.h"
-#include "trace.h"
+#include "hostfilter/tracelog/formats.h"
+#include "kernel/abi/trace.h"
 
 struct expected_field {
 	const char *name;

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "dpm_commands.h"
+#include "qemu/dpm_commands.h"
 #include "test_filter_support.h"
 
 static uint8_t stream[64 * 1024];

@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "dpm_commands.h"
-#include "log.h"
-#include "logformat.h"
+#include "qemu/dpm_commands.h"
+#include "hostfilter/tracelog/log.h"
+#include "hostfilter/tracelog/logformat.h"
 #include "test_filter_support.h"
 
 static uint8_t buf[1 << 20];
@@ -313,14 +313,14 @@ static void test_check_rules(void **state)
 	tf_write_file(tf_path("ok.rules"), "traceType=Send, code=#*;\ntraceType=Receive;\n");
 	tf_write_file(tf_path("bad.rules"), "traceType=Send,\n  bogus=3;\n");
 	run_check("ok.rules", NULL, 0, "ok.rules",
-		     "%s: 2 rules ok (descriptions: meter/trace.desc, 13 trace types)\n");
+		     "%s: 2 rules ok (descriptions: kernel/abi/trace.desc, 13 trace types)\n");
 	run_check("bad.rules", NULL, 2, "bad.rules", "%s:2:3: unknown field 'bogus'\n");
 	/* the thesis's §5.2.3 rules (parallelism) pass with its OCR's `##` read
 	 * as `#*`; as printed, `##` is refused where the second '#' stands */
 	tf_write_file(tf_path("par.rules"), "traceType=Send, sendLink=#*, passLink=#*;\n"
 					    "traceType=Receive, passLink=#*;\n");
 	run_check("par.rules", NULL, 0, "par.rules",
-		     "%s: 2 rules ok (descriptions: meter/trace.desc, 13 trace types)\n");
+		     "%s: 2 rules ok (descriptions: kernel/abi/trace.desc, 13 trace types)\n");
 	tf_write_file(tf_path("ocr.rules"), "traceType=Send, sendLink=##, passLink=##;\n"
 					    "traceType=Receive, passLink=##;\n");
 	run_check("ocr.rules", NULL, 2, "ocr.rules",

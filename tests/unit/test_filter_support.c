@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "dpm_commands.h"
-#include "log.h"
-#include "meterstream.h"
+#include "qemu/dpm_commands.h"
+#include "hostfilter/tracelog/log.h"
+#include "hostfilter/filter/meterstream.h"
 #include "test_filter_support.h"
 
 static size_t record(uint8_t *out, uint32_t machine, uint32_t type, uint32_t seq, uint32_t task,

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "trace.h"
+#include "kernel/abi/trace.h"
 
 /* Records; each returns the bytes written at out.  Header time is
  * 1000 * seq, procTime 10 * seq, load 1. */

@@ -1,7 +1,7 @@
 /*
  * tests/unit/test_fs_disk.c - a node's disk on the host side: the image
  * `dpm disk create` writes (superblock, bitmap, empty root directory, in
- * the format of servers/fs/fs_format.h), its refusals, and the cluster
+ * the format of kernel/abi/fs_disk.h), its refusals, and the cluster
  * file's disk= key down to the QEMU command line.
  */
 #include <setjmp.h>
@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "cluster_qemu.h"
-#include "disk.h"
-#include "fs_format.h"
+#include "qemu/cluster_qemu.h"
+#include "qemu/disk.h"
+#include "kernel/abi/fs_disk.h"
 
 static char dir[] = "/tmp/test_fs_disk.XXXXXX";
 static char img[256];

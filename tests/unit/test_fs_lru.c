@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "lru.h"
+#include "servers/fs/lru.h"
 
 static struct lru c;
 

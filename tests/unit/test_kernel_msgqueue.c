@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "kernel/kernel.h"
 
 static struct msg_pool pool;
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "log.h"
-#include "logformat.h"
-#include "logwindow.h"
+#include "hostfilter/tracelog/log.h"
+#include "hostfilter/tracelog/logformat.h"
+#include "hostfilter/tracelog/logwindow.h"
 #include "test_filter_support.h"
 
 static uint8_t stream[64 * 1024];

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel.h"
-#include "net.h"
-#include "addrplan.h"
+#include "kernel/kernel.h"
+#include "kernel/net/net.h"
+#include "kernel/net/addrplan.h"
 
 uint32_t node_id = 3;
 static char printed[256];

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "frame.h"
-#include "ring.h"
+#include "kernel/net/frame.h"
+#include "kernel/net/ring.h"
 
 struct seen {
 	uint32_t count;

@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "configs.h"
-#include "dump.h"
-#include "report.h"
+#include "analysis/configs.h"
+#include "hostfilter/dump.h"
+#include "analysis/report.h"
 #include "test_filter_support.h"
 #include "test_html_page.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "rules.h"
+#include "hostfilter/filter/rules.h"
 #include "test_filter_support.h"
 
 static struct formats fm;

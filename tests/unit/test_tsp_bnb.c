@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "bnb.h"
+#include "servers/tsp/bnb.h"
 #include "test_tsp_reference.h"
 
 static struct tsp_instance inst;

@@ -7,7 +7,7 @@
 #define DPM_TEST_TSP_REFERENCE_H
 #include <stdint.h>
 
-#include "instance.h"
+#include "servers/tsp/instance.h"
 
 #define HELD_KARP_MAX_N 16
 

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "bnb.h"
-#include "search.h"
+#include "servers/tsp/bnb.h"
+#include "servers/tsp/search.h"
 #include "test_tsp_reference.h"
 
 static struct tsp_instance inst;

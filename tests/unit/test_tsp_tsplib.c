@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "bnb.h"
-#include "tsplib.h"
+#include "servers/tsp/bnb.h"
+#include "servers/tsp/tsplib.h"
 
 static struct tsp_instance inst;
 static char err[512];

@@ -1,5 +1,5 @@
 /* arch/arm/user/layout.h - where user space lies in an ARM process's
- * address space (kernel/abi.h includes the one of the machine it is built
+ * address space (kernel/abi/calls.h includes the one of the machine it is built
  * for).  The virt machine's RAM starts at 0x40000000, where x86 puts user
  * space, so on ARM the split is the other way round (docs/arm.md): user
  * space lives in the low gigabyte, translated through TTBR0 (one table per

@@ -1,5 +1,5 @@
 /* arch/x86/user/layout.h - where user space lies in an i386 process's
- * address space (kernel/abi.h includes the one of the machine it is built
+ * address space (kernel/abi/calls.h includes the one of the machine it is built
  * for).  The kernel identity-maps the first 256 MiB below USER_BASE. */
 #ifndef DPM_X86_USER_LAYOUT_H
 #define DPM_X86_USER_LAYOUT_H

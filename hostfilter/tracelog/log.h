@@ -1,0 +1,56 @@
+/*
+ * hostfilter/tracelog/log.h - reading the filter's self-describing log.
+ *
+ * The log carries the descriptions of the fields it kept, so a reader needs
+ * no other file: a record is a trace type plus named field values.  This is
+ * the API every host tool (dump, the analyses) uses to read a log; the file
+ * format itself is private to hostfilter/ and documented in docs/filter.md.
+ */
+#ifndef DPM_HOSTFILTER_LOG_H
+#define DPM_HOSTFILTER_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dpm_log;
+
+struct dpm_log_record {
+	uint32_t trace_type;     /* traceType of the record (enum trace_type) */
+	const char *type_name;   /* its description's name, e.g. "SEND"       */
+	/* Fields kept by the filter, in description order.  Owned by the log;
+	 * valid until the next dpm_log_next() call. */
+	size_t nfields;
+	const char *const *names;
+	const uint64_t *values;
+	const unsigned *bases;   /* display base of each field */
+};
+
+/* Open a log.  On failure returns NULL and writes "path: what is wrong"
+ * into err. */
+struct dpm_log *dpm_log_open(const char *path, char *err, size_t errlen);
+
+/* Read the next record: 1 and *rec filled, 0 at the end, -1 on a corrupt
+ * log (a message is written into err). */
+int dpm_log_next(struct dpm_log *log, struct dpm_log_record *rec, char *err, size_t errlen);
+
+/* Bytes of the log's header (its descriptions): records start there. */
+uint64_t dpm_log_header_size(const struct dpm_log *log);
+/* The record dpm_log_next() read last, as it is in the file (layout id and
+ * packed fields), into out: its length, or 0 when size is too small. */
+size_t dpm_log_last_raw(const struct dpm_log *log, uint8_t *out, size_t size);
+
+/* After dpm_log_next() returned 0 on a log a filter is still writing: go
+ * back to the end of the last whole record, so the next call reads what
+ * has been appended since.  0, or -1 (not a file that can seek). */
+int dpm_log_resume(struct dpm_log *log);
+
+/* Value of the field called `name` in rec: 1 and *value set if present, 0 if
+ * the record has no such field (not described, or discarded by a rule). */
+int dpm_log_field(const struct dpm_log_record *rec, const char *name, uint64_t *value);
+
+/* Whether `path` starts like a filter log (used to tell a log from CSV). */
+int dpm_log_sniff(const char *path);
+
+void dpm_log_close(struct dpm_log *log);
+
+#endif
