@@ -203,7 +203,7 @@ void report_say(char *out, size_t len, const char *fmt, ...) __attribute__((form
 
 /* ---- the page ------------------------------------------------------------- */
 
-/* ---- the studies of issue 8 (--study fs|tsp; report_study*.c) ------------- */
+/* ---- the studies (--study fs|tsp; report_study*.c) ------------- */
 
 enum report_study_kind { STUDY_NONE, STUDY_FS, STUDY_TSP };
 

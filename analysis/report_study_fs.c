@@ -1,6 +1,5 @@
 /*
- * analysis/report_study_fs.c - the file-system study (thesis §5.3.1-5.3.2,
- * issue 8): its numbers, CSV files and plot.
+ * analysis/report_study_fs.c - the file-system study (thesis §5.3.1-5.3.2): its numbers, CSV files and plot.
  *
  * Users versus P: the runs with users=K, repeats of one K together, with
  * P of the measured configuration (with and without CPU contention) and

@@ -1,5 +1,5 @@
 /*
- * analysis/report_study_tsp.c - the TSP study (thesis §5.3.3, issue 8):
+ * analysis/report_study_tsp.c - the TSP study (thesis §5.3.3):
  * its numbers, CSV files and plots.
  *
  * Each run is one TSP program of size n with p servers (version 1..3); its

@@ -1,5 +1,5 @@
 /*
- * qemu/control.h - the controller of `dpm control` (seed 002 §3.5, §4.2,
+ * qemu/control.h - the controller of `dpm control` (the DPM paper §3.5, §4.2,
  * §4.3): filters, jobs and their processes as the user sees them, the
  * process states of Fig. 4.2, and the command interpreter.
  *
@@ -21,7 +21,7 @@
 #define CONTROL_MAX_JOBS 16
 #define CONTROL_MAX_PROCS 64      /* over all jobs */
 #define CONTROL_MAX_ARGS 32
-#define CONTROL_SOURCE_DEPTH 16   /* seed 002: source nests sixteen deep */
+#define CONTROL_SOURCE_DEPTH 16   /* the DPM paper: source nests sixteen deep */
 #define CONTROL_LINE_MAX 1024
 
 /* ---- process states (Fig. 4.2) ---------------------------------------- */
@@ -46,7 +46,7 @@ int pstate_active(enum pstate s);
 
 /* ---- event flags ------------------------------------------------------ */
 
-/* Apply one setflags word to *mask: an event name (SEND, ..., seed 002's
+/* Apply one setflags word to *mask: an event name (SEND, ..., the DPM paper's
  * names fork, termproc, send, ...), `all`, or either with '-' in front to
  * clear.  0, or -1 for an unknown name. */
 int control_flag_apply(const char *word, uint32_t *mask);

@@ -1,5 +1,5 @@
 /*
- * qemu/control_cmd.c - the controller's commands (seed 002 §4.3) over the
+ * qemu/control_cmd.c - the controller's commands (the DPM paper §4.3) over the
  * model of control.h.  One function a command; each checks its words and
  * every transition it needs before it changes anything, so a refused
  * command leaves jobs and processes as they were.  Normal output goes to

@@ -1,6 +1,6 @@
 /*
  * qemu/control_flags.c - setflags' words: the event names of the Metering
- * issue (kernel/abi/trace.h: SEND, RECEIVE, ...), seed 002's names where they
+ * issue (kernel/abi/trace.h: SEND, RECEIVE, ...), the DPM paper's names where they
  * mean the same event here (fork, termproc), `all`, and '-' to clear.
  */
 #include <stdio.h>
@@ -17,7 +17,7 @@ static const struct { const char *name; int type; } events[] = {
 	{ "MOVEDATA", TRACE_MOVEDATA }, { "CREATEPROCESS", TRACE_CREATEPROCESS },
 	{ "TERMPROCESS", TRACE_TERMPROCESS }, { "STARTPROCESS", TRACE_STARTPROCESS },
 	{ "STOPPROCESS", TRACE_STOPPROCESS },
-	/* seed 002's names for the same events */
+	/* the DPM paper's names for the same events */
 	{ "fork", TRACE_CREATEPROCESS }, { "termproc", TRACE_TERMPROCESS },
 	{ "socket", TRACE_CREATELINK }, { "destsocket", TRACE_DESTROYLINK },
 };

@@ -1,5 +1,5 @@
 /*
- * qemu/control_main.c - `dpm control`: the controller of seed 002 §4.3 at
+ * qemu/control_main.c - `dpm control`: the controller of the DPM paper §4.3 at
  * a prompt (line editing and history by libedit) or from a script, on a
  * running cluster.
  *
@@ -34,7 +34,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: dpm control [--dir DIR] [-f SCRIPT]\n\n"
 		"Run and meter jobs on a running cluster: create processes suspended on its\n"
-		"nodes, meter them to a filter, start and stop them, fetch the log (seed 002's\n"
+		"nodes, meter them to a filter, start and stop them, fetch the log (the DPM paper's\n"
 		"controller; 'help' lists the commands, docs/control.md explains them).\n"
 		"Commands come from SCRIPT, else from the terminal (a prompt with history), else\n"
 		"from standard input.\n\n"

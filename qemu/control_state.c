@@ -1,5 +1,5 @@
 /*
- * qemu/control_state.c - the process states of seed 002 Fig. 4.2 as one
+ * qemu/control_state.c - the process states of the DPM paper Fig. 4.2 as one
  * transition function, so that every command asks the same question
  * ("may this process go there?") and the refusals read the same.
  *

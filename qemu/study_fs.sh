@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # qemu/study_fs.sh DPM OUT - `make study-fs`: the thesis's file-system study
-# (seed 000 §5.3.1-5.3.2) run on our own clusters; docs/studies.md.
+# (Miller's thesis §5.3.1-5.3.2) run on our own clusters; docs/studies.md.
 #
 # Three placements of the four servers (RI, DM, BM, DI): A, the thesis's
 # measured one (RI+DM on n1, BM+DI on n2); B, each server on its own node;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # qemu/study_tsp.sh DPM OUT - `make study-tsp`: the thesis's TSP study
-# (seed 000 §5.3.3) run on our own cluster; docs/studies.md.
+# (Miller's thesis §5.3.3) run on our own cluster; docs/studies.md.
 #
 # Every run is one `dpm record` on a freshly booted 4-node cluster
 # (clock=icount): the controller on n1, its p servers spread over n1..n4,

@@ -1,5 +1,5 @@
 /*
- * hostfilter/filter/rules.h - selection rules (seed 000 Fig. 3.4/3.5), compiled.
+ * hostfilter/filter/rules.h - selection rules (Miller's thesis Fig. 3.4/3.5), compiled.
  *
  *   rules = rule { rule } ;
  *   rule  = term { "," term } ";" ;

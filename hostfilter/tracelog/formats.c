@@ -144,7 +144,7 @@ void formats_free(struct formats *fm)
 	memset(fm, 0, sizeof *fm);
 }
 
-/* The thesis's event names (seed 000 §3.2.1, §5.2.2) and ours. */
+/* The thesis's event names (§3.2.1, §5.2.2) and ours. */
 static const struct {
 	const char *thesis, *ours;
 } thesis_names[] = {

@@ -1,6 +1,6 @@
 /*
  * servers/bench/pingpong.c - message delivery time, measured as the thesis
- * did (seed 000 §5.3.1, Fig. 5.11): two otherwise idle processes exchange
+ * did (Miller's thesis §5.3.1, Fig. 5.11): two otherwise idle processes exchange
  * a message of SIZE bytes back and forth, send-receive-send-receive,
  * COUNT times; one delivery is half a round trip.
  *

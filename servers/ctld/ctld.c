@@ -1,5 +1,5 @@
 /*
- * servers/ctld/ctld.c - the controller's agent on a node: what seed 002
+ * servers/ctld/ctld.c - the controller's agent on a node: what the DPM paper
  * calls a meterdaemon (§3.5.1-3.5.2).  The kernel starts it on every node
  * whose host= names a `ctl` service, with a kernel link that may meter
  * any process of the node and open host gates (LINK_KMETER | LINK_KHOST).

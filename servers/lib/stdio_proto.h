@@ -3,7 +3,7 @@
  *
  * A process the controller creates gets, in slot LINK_STDIO, a link to the
  * controller's agent on its node (servers/ctld), as the Berkeley DPM's
- * meterdaemon gave each process a socket for its standard I/O (seed 002
+ * meterdaemon gave each process a socket for its standard I/O (the DPM paper
  * §3.5.2).  Both requests are CALLs, so a writer is held back while the
  * agent's buffer is full and a reader waits for input:
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster_test_control.sh - `dpm control` and `dpm record`
 # against real clusters (docs/control.md):
-#  - seed 002's Appendix B session on two nodes: two processes that find
+#  - the DPM paper's Appendix B session on two nodes: two processes that find
 #    each other by name, metered, started, finished, the log fetched at
 #    once and checked record by record with `dpm dump`;
 #  - Fig. 4.2 on the nodes: refused transitions change nothing, stop really

@@ -214,7 +214,7 @@ static void test_comments_and_layout(void **state)
 	assert_false(kept(send_ch[0]));
 }
 
-/* The thesis's rules as printed (seed 000 Fig. 3.4, 3.5, §5.2.2 and
+/* The thesis's rules as printed (Fig. 3.4, 3.5, §5.2.2 and
  * §5.2.3), with the OCR's `**` and `##` read as `#*`.  Fig. 3.4's second
  * rule needs more: its OCR lost the comma before `channel1`, which is
  * `channel`; and its `fromTask=20003` is decimal 20003 (0x4e23), not task
