@@ -14,6 +14,7 @@
 
 #include "qemu/dpm_commands.h"
 #include "dump.h"
+#include "hostfilter/tracelog/log.h"
 #include "hostfilter/tracelog/logformat.h"
 #include "kernel/abi/trace.h"
 

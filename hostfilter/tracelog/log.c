@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "desc.h"
+#include "log.h"
 #include "logformat.h"
 
 struct log_layout {

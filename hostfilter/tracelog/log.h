@@ -51,6 +51,8 @@ int dpm_log_field(const struct dpm_log_record *rec, const char *name, uint64_t *
 /* Whether `path` starts like a filter log (used to tell a log from CSV). */
 int dpm_log_sniff(const char *path);
 
+/* Bytes of an incomplete last record that the reader ignored. */
+size_t dpm_log_truncated(const struct dpm_log *log);
 void dpm_log_close(struct dpm_log *log);
 
 #endif

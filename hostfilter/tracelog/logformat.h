@@ -21,7 +21,6 @@
 #include <stdint.h>
 
 #include "formats.h"
-#include "log.h"
 
 #define LOG_MAGIC "DPMLOG 1\n"
 #define LOG_RECORDS_LINE "records\n"
@@ -60,6 +59,4 @@ const char *note_reason_name(uint32_t reason);
 
 /* Bytes of an incomplete last record (a filter killed while writing),
  * known once dpm_log_next() has returned 0; 0 if the log ended cleanly. */
-size_t dpm_log_truncated(const struct dpm_log *log);
-
 #endif
