@@ -20,9 +20,13 @@
 
 #include <cmocka.h>
 
-#include "configs.h"
-#include "dump.h"
-#include "report.h"
+#include "analysis/model/configs.h"
+#include "analysis/model/trace_load.h"
+#include "analysis/report/cross.h"
+#include "analysis/report/timeline.h"
+#include "analysis/studies/studies.h"
+#include "hostfilter/dump.h"
+#include "qemu/dpm_commands.h"
 #include "test_filter_support.h"
 #include "test_html_page.h"
 
