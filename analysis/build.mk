@@ -8,9 +8,10 @@
 ANALYSIS_EVENTS := analysis/model/hashmap.c analysis/model/csv_row.c analysis/model/events.c \
 	analysis/model/events_csv.c
 # Reading a filter log too: the adapter, the reader that picks by
-# sniffing, and the part of hostfilter/ that implements log.h.
+# sniffing, and the part of hostfilter/ that implements log.h and maps a
+# log's fields to the CSV's columns.
 ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/model/events_log.c analysis/model/trace_load.c \
-	hostfilter/log.c hostfilter/desc.c hostfilter/lex.c
+	hostfilter/log.c hostfilter/desc.c hostfilter/lex.c hostfilter/logcolumns.c
 # model/: the computation graph and P.
 ANALYSIS_P := analysis/model/mtime.c analysis/model/graph.c analysis/model/heap.c \
 	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \

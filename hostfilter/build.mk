@@ -3,7 +3,8 @@
 
 FILTER_CORE := hostfilter/lex.c hostfilter/desc.c hostfilter/formats.c \
 	hostfilter/layout.c hostfilter/rules.c hostfilter/default_desc.c
-FILTER_LOG := hostfilter/logwrite.c hostfilter/lognote.c hostfilter/log.c hostfilter/logwindow.c
+FILTER_LOG := hostfilter/logwrite.c hostfilter/lognote.c hostfilter/log.c hostfilter/logwindow.c \
+	hostfilter/logcolumns.c
 FILTER_STREAM := hostfilter/meterstream.c
 FILTER_CMDS := hostfilter/filter.c hostfilter/dump.c
 

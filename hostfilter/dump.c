@@ -5,15 +5,14 @@
  * name=value in its display base, so the output greps and diffs well.
  * CSV: the interchange format of docs/trace-csv.md, which the analyses
  * read; which trace field fills which column depends on the trace type
- * (the table below).  Only log.h's API is used, as any log reader would.
+ * (logcolumns.c, the map the analyses read a log by).  Only log.h's API is used, as any log reader would.
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
-#include <strings.h>
 
 #include "dpm_commands.h"
 #include "dump.h"
+#include "logcolumns.h"
 #include "logformat.h"
 #include "trace.h"
 
@@ -67,28 +66,6 @@ static void print_record(FILE *out, const struct dpm_log_record *rec)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* Which field of each trace type fills the per-type columns. */
-struct csv_map {
-	const char *type;
-	const char *src, *dst, *length, *link, *code, *pass_link, *queue_len;
-};
-
-static const struct csv_map csv_maps[] = {
-	{ "SEND", "fromTask", "toTask", "length", "sendLink", "code", "passLink", NULL },
-	{ "RECEIVECALL", NULL, "toTask", NULL, NULL, NULL, NULL, "queueLen" },
-	{ "RECEIVE", "fromTask", "toTask", "length", NULL, "code", "passLink", "queueLen" },
-	{ "QUEUED", "fromTask", "toTask", "length", NULL, "code", NULL, "queueLen" },
-	{ "CREATELINK", "task", "toTask", "dataLen", "link", "code", NULL, NULL },
-	{ "DESTROYLINK", "task", "toTask", "dataLen", "link", "code", NULL, NULL },
-	{ "MOVEDATA", "fromTask", "toTask", "length", NULL, NULL, NULL, NULL },
-	{ "CREATEPROCESS", "parentTask", "childTask", NULL, NULL, NULL, NULL, NULL },
-	{ "TERMPROCESS", NULL, "childTask", NULL, NULL, NULL, NULL, NULL },
-	{ "STARTPROCESS", NULL, "childTask", NULL, NULL, NULL, NULL, NULL },
-	{ "STOPPROCESS", NULL, "childTask", NULL, NULL, NULL, NULL, NULL },
-	{ "DROPPED", NULL, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "MARK", NULL, NULL, NULL, NULL, NULL, NULL, NULL },
-};
-
 static const char csv_header[] = "machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,"
 				 "length,link,code,pass_link,queue_len,reason,count";
 
@@ -97,14 +74,6 @@ static const char *const exit_reason_names[] = {
 	"normal", "killed", "fault-memory", "fault-illegal", "fault-divide",
 	"fault-stack", "fault-other", "node-down",
 };
-
-static const struct csv_map *csv_map_for(const char *type_name)
-{
-	for (size_t i = 0; i < sizeof csv_maps / sizeof csv_maps[0]; i++)
-		if (!strcasecmp(csv_maps[i].type, type_name))
-			return &csv_maps[i];
-	return NULL;
-}
 
 enum cell_style { DECIMAL, TASK, HEX, LINK, REASON };
 
@@ -140,15 +109,12 @@ static void cell(FILE *out, const struct dpm_log_record *rec, const char *name,
 
 static void print_csv_row(FILE *out, const struct dpm_log_record *rec)
 {
-	const struct csv_map *m = csv_map_for(rec->type_name);
-	static const struct csv_map none;
+	const struct log_columns *m = log_columns_of(rec->type_name);
 	if (rec->trace_type == LOG_NOTE_TYPE) {
 		fputs("# note: ", out);
 		print_record(out, rec);
 		return;
 	}
-	if (!m)
-		m = &none;
 	uint64_t machine;
 	if (dpm_log_field(rec, "machine", &machine))
 		fprintf(out, "%llu", (unsigned long long)machine);
@@ -166,9 +132,8 @@ static void print_csv_row(FILE *out, const struct dpm_log_record *rec)
 	cell(out, rec, m->code, DECIMAL);
 	cell(out, rec, m->pass_link, LINK);
 	cell(out, rec, m->queue_len, DECIMAL);
-	cell(out, rec, m == csv_map_for("TERMPROCESS") ? "reason" : NULL, REASON);
-	cell(out, rec, m == csv_map_for("DROPPED") ? "count" : m == csv_map_for("MARK") ? "token" : NULL,
-	     DECIMAL);
+	cell(out, rec, m->reason, REASON);
+	cell(out, rec, m->count, DECIMAL);
 	fputc('\n', out);
 }
 

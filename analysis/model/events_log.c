@@ -4,41 +4,45 @@
  *
  * The log is self-describing: a record is a trace type plus the named
  * fields the filter kept (meter/trace.h).  The names are mapped onto the
- * event the way docs/trace-csv.md maps them onto CSV columns: fromTask or
- * parentTask is the source process, toTask or childTask the destination.
- * A task address is (node << 16) | pid; 0 means "no process".  Fields a
- * selection rule discarded read as absent (time and CPU time as 0).
+ * event by the map `dpm dump --csv` writes the CSV columns by
+ * (hostfilter/logcolumns.h), so a log and its CSV are read alike: e.g.
+ * fromTask, parentTask or (for links) task is the source process, toTask or
+ * childTask the destination.  A task address is (node << 16) | pid; 0
+ * means "no process".  Fields a selection rule discarded read as absent
+ * (time and CPU time as 0).
  */
 #include "events_log.h"
 
 #include <stdio.h>
 
 #include "hostfilter/log.h"
+#include "hostfilter/logcolumns.h"
 
 struct log_fields {
 	uint64_t machine, time, cpu, task, src, dst, msg_id, length, queue_len, count;
 	int has_machine, has_task, has_msg_id, has_length, has_queue_len;
 };
 
+/* Field name of rec (NULL: the type has no such column) into *v, 0 if absent. */
 static int field(const struct dpm_log_record *rec, const char *name, uint64_t *v)
 {
 	*v = 0;
-	return dpm_log_field(rec, name, v);
+	return name && dpm_log_field(rec, name, v);
 }
 
 static void read_fields(const struct dpm_log_record *rec, struct log_fields *f)
 {
-	uint64_t v;
+	const struct log_columns *m = log_columns_of(rec->type_name);
 	f->has_machine = field(rec, "machine", &f->machine);
 	field(rec, "time", &f->time);
 	field(rec, "procTime", &f->cpu);
 	f->has_task = field(rec, "task", &f->task);
-	f->src = field(rec, "fromTask", &v) ? v : field(rec, "parentTask", &v) ? v : 0;
-	f->dst = field(rec, "toTask", &v) ? v : field(rec, "childTask", &v) ? v : 0;
+	field(rec, m->src, &f->src);
+	field(rec, m->dst, &f->dst);
 	f->has_msg_id = field(rec, "msgId", &f->msg_id);
-	f->has_length = field(rec, "length", &f->length);
-	f->has_queue_len = field(rec, "queueLen", &f->queue_len);
-	field(rec, "count", &f->count);
+	f->has_length = field(rec, m->length, &f->length);
+	f->has_queue_len = field(rec, m->queue_len, &f->queue_len);
+	field(rec, m->count, &f->count);
 }
 
 /* Process index of a task address, NO_PROC for 0 / out of memory. */
@@ -63,8 +67,6 @@ static int add_record(struct trace *t, const struct dpm_log_record *rec, uint32_
 		  (f.has_queue_len ? EV_QUEUE_LEN : 0);
 	e.src = proc_of(t, f.src);
 	e.dst = proc_of(t, f.dst);
-	if (rec->trace_type == TRACE_CREATELINK || rec->trace_type == TRACE_DESTROYLINK)
-		e.src = proc_of(t, f.task);
 	e.task = f.has_task ? proc_of(t, f.task) : NO_PROC;
 	if (e.task == NO_PROC)
 		e.task = rec->trace_type == TRACE_SEND ? e.src : e.dst != NO_PROC ? e.dst : e.src;
