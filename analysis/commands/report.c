@@ -104,7 +104,7 @@ static int add_run(struct ropts *o, const char *arg)
 	if (!grown)
 		return cli_usage_error("report", "out of memory");
 	o->specs = grown;
-	if (report_spec_parse(arg, &o->specs[o->nspecs], err, sizeof err) < 0)
+	if (report_spec_parse(arg, study_keys, STUDY_KEYS, &o->specs[o->nspecs], err, sizeof err) < 0)
 		return cli_usage_error("report", "%s", err);
 	for (size_t i = 0; i < o->nspecs; i++)
 		if (!strcmp(o->specs[i].name, o->specs[o->nspecs].name)) {
@@ -270,7 +270,8 @@ static int draw_everything(struct report_job *j)
 	size_t n = j->o->nspecs;
 	for (size_t i = 0; i < n; i++) {
 		if (report_keep_inputs(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
-		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools, j->plots[i], why, sizeof why) < 0 ||
+		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools,
+				 j->plots[i], why, sizeof why) < 0 ||
 		    (j->runs[i].have_causality &&
 		     report_diagram(&j->runs[i], &j->tools, &j->diagrams[i], why, sizeof why) < 0))
 			return fail(EXIT_FAILED, "run '%s': %s", j->runs[i].spec->name, why);

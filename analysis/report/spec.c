@@ -4,8 +4,8 @@
  *
  * Keys: requestors, servers, system (process lists for the causality
  * analysis), names (a names file, as `dpm causality --names` reads),
- * mtime (a delivery-time table), and what the run is in a study
- * (`--study`): config (a label), users, n, p, version and rep (numbers).
+ * mtime (a delivery-time table), and the keys the caller adds (labels
+ * and numbers in ranges: the studies', analysis/studies/study.h).
  * Options are separated by commas, so the processes of a list are joined
  * with '+': requestors=5.1+5.2.  Nothing here needs quoting in a shell.  The lists are checked for the node.pid
  * form here and kept comma-separated, the form the role code reads;
@@ -20,9 +20,22 @@
 
 #include "analysis/model/events.h"
 
+/* The keys a RUN may have: the report's own and those added. */
+struct spec_keys {
+	const struct report_key *added;
+	size_t n;
+};
 
-static const char keys_help[] = "keys: requestors, servers, system, names, mtime, config, users, "
-				 "n, p, version, rep";
+/* "keys: requestors, ..., and the added ones" into buf. */
+static const char *keys_help(const struct spec_keys *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "keys: requestors, servers, system, names, mtime");
+	for (size_t i = 0; i < k->n; i++) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, ", %s", k->added[i].name);
+	}
+	return buf;
+}
 
 static int name_ok(const char *s, size_t n)
 {
@@ -79,34 +92,20 @@ static char *process_list(const struct report_spec *s, const char *key, const ch
 	}
 }
 
-/* The study keys that take a whole number, with their ranges. */
-static long *number_of(struct report_spec *s, const char *key, long *lo, long *hi)
+/* key=value of an added key (a label or a number); 1 if key is not one. */
+static int added_option(struct report_spec *s, const struct spec_keys *k, const char *key,
+			const char *value, char *err, size_t errlen)
 {
-	static const struct { const char *key; size_t off; long lo, hi; } keys[] = {
-		{ "users", offsetof(struct report_spec, users), 1, 100000 },
-		{ "n", offsetof(struct report_spec, n), 1, 100000 },
-		{ "p", offsetof(struct report_spec, p), 1, 100000 },
-		{ "version", offsetof(struct report_spec, version), 1, 3 },
-		{ "rep", offsetof(struct report_spec, rep), 0, 100000 },
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (!strcmp(key, keys[i].key)) {
-			*lo = keys[i].lo;
-			*hi = keys[i].hi;
-			return (long *)((char *)s + keys[i].off);
-		}
-	return NULL;
-}
-
-/* key=value of a study key (config or a number); 1 if key is not one. */
-static int study_option(struct report_spec *s, const char *key, const char *value, char *err,
-			size_t errlen)
-{
-	long lo = 0, hi = 0, *num = number_of(s, key, &lo, &hi);
-	int is_config = !strcmp(key, "config");
-	if (!num && !is_config)
+	size_t i = 0;
+	while (i < k->n && strcmp(key, k->added[i].name))
+		i++;
+	if (i == k->n)
 		return 1;
-	if (is_config ? s->config[0] != '\0' : *num != REPORT_UNSET) {
+	const struct report_key *a = &k->added[i];
+	long lo = a->lo, hi = a->hi, *num = &s->num[i];
+	int is_label = a->label;
+	char *label = s->text[i];
+	if (is_label ? label[0] != '\0' : *num != REPORT_UNSET) {
 		snprintf(err, errlen, "run '%s': '%s' is given twice", s->name, key);
 		return -1;
 	}
@@ -115,15 +114,15 @@ static int study_option(struct report_spec *s, const char *key, const char *valu
 		snprintf(err, errlen, "run '%s': '%s' has no value", s->name, key);
 		return -1;
 	}
-	if (is_config) {
-		if (len >= sizeof s->config ||
+	if (is_label) {
+		if (len >= REPORT_TEXT ||
 		    strspn(value, "abcdefghijklmnopqrstuvwxyz"
 				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != len) {
-			snprintf(err, errlen, "run '%s': config: '%s' is not a label (want letters and "
-				 "digits, at most %zu: config=A)", s->name, value, sizeof s->config - 1);
+			snprintf(err, errlen, "run '%s': %s: '%s' is not a label (want letters and "
+				 "digits, at most %d: %s=A)", s->name, key, value, REPORT_TEXT - 1, key);
 			return -1;
 		}
-		memcpy(s->config, value, len + 1);
+		memcpy(label, value, len + 1);
 		return 0;
 	}
 	long v = len <= 6 && strspn(value, "0123456789") == len ? strtol(value, NULL, 10) : -1;
@@ -136,22 +135,25 @@ static int study_option(struct report_spec *s, const char *key, const char *valu
 	return 0;
 }
 
-static int parse_option(struct report_spec *s, char *item, char *err, size_t errlen)
+static int parse_option(struct report_spec *s, const struct spec_keys *k, char *item, char *err,
+			size_t errlen)
 {
+	char help[512];
 	char *eq = strchr(item, '=');
 	if (!eq) {
 		snprintf(err, errlen, "run '%s': '%s' is not key=value (%s; join the processes of "
-			 "a list with '+')", s->name, item, keys_help);
+			 "a list with '+')", s->name, item, keys_help(k, help, sizeof help));
 		return -1;
 	}
 	*eq = '\0';
-	int rc = study_option(s, item, eq + 1, err, errlen);
+	int rc = added_option(s, k, item, eq + 1, err, errlen);
 	if (rc <= 0)
 		return rc;
 	int is_list;
 	char **f = field_of(s, item, &is_list);
 	if (!f) {
-		snprintf(err, errlen, "run '%s': unknown key '%s' (%s)", s->name, item, keys_help);
+		snprintf(err, errlen, "run '%s': unknown key '%s' (%s)", s->name, item,
+			 keys_help(k, help, sizeof help));
 		return -1;
 	}
 	if (*f) {
@@ -169,23 +171,27 @@ static int parse_option(struct report_spec *s, char *item, char *err, size_t err
 }
 
 /* The options after LOG, one at a time. */
-static int parse_options(struct report_spec *s, char *rest, char *err, size_t errlen)
+static int parse_options(struct report_spec *s, const struct spec_keys *k, char *rest, char *err,
+			 size_t errlen)
 {
 	while (rest) {
 		char *comma = strchr(rest, ',');
 		if (comma)
 			*comma = '\0';
-		if (parse_option(s, rest, err, errlen) < 0)
+		if (parse_option(s, k, rest, err, errlen) < 0)
 			return -1;
 		rest = comma ? comma + 1 : NULL;
 	}
 	return 0;
 }
 
-int report_spec_parse(const char *arg, struct report_spec *s, char *err, size_t errlen)
+int report_spec_parse(const char *arg, const struct report_key *keys, size_t nkeys,
+		      struct report_spec *s, char *err, size_t errlen)
 {
+	const struct spec_keys k = { keys, nkeys < REPORT_KEYS ? nkeys : REPORT_KEYS };
 	memset(s, 0, sizeof *s);
-	s->users = s->n = s->p = s->version = s->rep = REPORT_UNSET;
+	for (size_t i = 0; i < REPORT_KEYS; i++)
+		s->num[i] = REPORT_UNSET;
 	const char *eq = strchr(arg, '=');
 	if (!eq || !name_ok(arg, (size_t)(eq - arg))) {
 		snprintf(err, errlen, "run '%s': want NAME=LOG[,key=value...] with NAME of letters, "
@@ -210,7 +216,7 @@ int report_spec_parse(const char *arg, struct report_spec *s, char *err, size_t 
 		snprintf(err, errlen, "run '%s': out of memory", s->name);
 		rc = -1;
 	} else {
-		rc = parse_options(s, comma ? comma + 1 : NULL, err, errlen);
+		rc = parse_options(s, &k, comma ? comma + 1 : NULL, err, errlen);
 	}
 	free(copy);
 	if (rc < 0)

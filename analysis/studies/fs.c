@@ -24,8 +24,8 @@
 /* Config runs in config order, then rep, then as given. */
 static int config_before(const struct report_spec *a, const struct report_spec *b)
 {
-	int c = strcmp(a->config, b->config);
-	return c ? c < 0 : a->rep < b->rep;
+	int c = strcmp(a->text[KEY_CONFIG], b->text[KEY_CONFIG]);
+	return c ? c < 0 : a->num[KEY_REP] < b->num[KEY_REP];
 }
 
 static int config_runs(struct report_study *s, const struct report_run *runs, size_t n)
@@ -35,7 +35,7 @@ static int config_runs(struct report_study *s, const struct report_run *runs, si
 	if (!s->config_runs || !s->completion)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!runs[i].spec->config[0])
+		if (!runs[i].spec->text[KEY_CONFIG][0])
 			continue;
 		size_t k = s->nconfig++;
 		for (; k > 0 && config_before(runs[i].spec, runs[s->config_runs[k - 1]].spec); k--)
@@ -74,9 +74,9 @@ static int users_rows(struct report_study *s, const struct report_run *runs, siz
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct report_run *r = &runs[i];
-		if (r->spec->users == REPORT_UNSET)
+		if (r->spec->num[KEY_USERS] == REPORT_UNSET)
 			continue;
-		struct study_users *u = users_row(s, r->spec->users);
+		struct study_users *u = users_row(s, r->spec->num[KEY_USERS]);
 		u->runs++;
 		study_agg_add(&u->p_measured, r->cfg[CFG_MEASURED].r.P);
 		study_agg_add(&u->p_contention, r->cfg[CFG_CONTENTION].r.P);
@@ -122,9 +122,9 @@ static void completion_rows(FILE *f, const struct study_csv_ctx *c)
 	for (size_t k = 0; k < c->s->nconfig; k++) {
 		const struct study_completion *m = &c->s->completion[k];
 		const struct report_spec *sp = c->runs[m->run].spec;
-		fprintf(f, "%s,%s,", sp->name, sp->config);
-		if (sp->rep != REPORT_UNSET)
-			fprintf(f, "%ld", sp->rep);
+		fprintf(f, "%s,%s,", sp->name, sp->text[KEY_CONFIG]);
+		if (sp->num[KEY_REP] != REPORT_UNSET)
+			fprintf(f, "%ld", sp->num[KEY_REP]);
 		study_csv_real(f, m->predicted_ns / 1e6);
 		study_csv_real(f, m->measured_ns / 1e6);
 		study_csv_real(f, m->error_pct);
@@ -139,10 +139,11 @@ static void cross_rows(FILE *f, const struct study_csv_ctx *c)
 		for (size_t col = 0; col < x->n; col++) {
 			const struct report_spec *a = x->run[row]->spec, *b = x->run[col]->spec;
 			char key[40];
-			snprintf(key, sizeof key, "%s/%s", a->config, b->config);
+			snprintf(key, sizeof key, "%s/%s", a->text[KEY_CONFIG], b->text[KEY_CONFIG]);
 			const struct thesis_value *t = c->ref && row != col
 				? thesis_ref_find(c->ref, "fs_cross_pct", key) : NULL;
-			fprintf(f, "%s,%s,%s,%s", a->config, a->name, b->config, b->name);
+			fprintf(f, "%s,%s,%s,%s", a->text[KEY_CONFIG], a->name, b->text[KEY_CONFIG],
+				b->name);
 			for (int mode = 0; mode < 2; mode++) {
 				int cfg = mode ? CFG_CONTENTION : CFG_MEASURED;
 				study_csv_real(f, x->run[row]->cfg[cfg].r.P);

@@ -135,11 +135,11 @@ static void completion_table(FILE *f, const struct report_study *s, const struct
 		const struct report_spec *sp = runs[c->run].spec;
 		html_row_begin(f);
 		html_cell(f, "%s", sp->name);
-		html_cell(f, "%s", sp->config);
-		if (sp->rep == REPORT_UNSET)
+		html_cell(f, "%s", sp->text[KEY_CONFIG]);
+		if (sp->num[KEY_REP] == REPORT_UNSET)
 			html_cell(f, "%s", "");
 		else
-			html_cell(f, "%ld", sp->rep);
+			html_cell(f, "%ld", sp->num[KEY_REP]);
 		html_cell_real(f, "%.3f", c->predicted_ns / 1e6);
 		html_cell_real(f, "%.3f", c->measured_ns / 1e6);
 		if (isnan(c->error_pct))
@@ -187,21 +187,21 @@ static void cross_table(FILE *f, const struct report_cross *x, const struct thes
 	for (size_t col = 0; col < x->n; col++) {
 		size_t used = strlen(heads);
 		snprintf(heads + used, sizeof heads - used, "|#from %s|#thesis from %s (reference)",
-			 x->run[col]->spec->config, x->run[col]->spec->config);
+			 x->run[col]->spec->text[KEY_CONFIG], x->run[col]->spec->text[KEY_CONFIG]);
 	}
 	html_table_begin(f, "study-fs-cross", NULL, "% difference of P predicted from each column's "
 			 "trace for each row's configuration, from the row's own measured P (with "
 			 "delivery times), beside the thesis's Fig. 5.17", heads);
 	for (size_t row = 0; row < x->n; row++) {
 		html_row_begin(f);
-		html_cell(f, "%s", x->run[row]->spec->config);
+		html_cell(f, "%s", x->run[row]->spec->text[KEY_CONFIG]);
 		html_cell(f, "%s", x->run[row]->spec->name);
 		html_cell_real(f, "%.3f", x->run[row]->cfg[CFG_MEASURED].r.P);
 		for (size_t col = 0; col < x->n; col++) {
 			double d = report_cross_diff(x, 0, row, col);
 			char key[40];
-			snprintf(key, sizeof key, "%s/%s", x->run[row]->spec->config,
-				 x->run[col]->spec->config);
+			snprintf(key, sizeof key, "%s/%s", x->run[row]->spec->text[KEY_CONFIG],
+				 x->run[col]->spec->text[KEY_CONFIG]);
 			if (row == col || isnan(d))
 				html_cell_none(f);
 			else

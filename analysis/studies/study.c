@@ -14,6 +14,15 @@
 #include "analysis/model/tool.h"
 #include "analysis/report/html.h"
 
+const struct report_key study_keys[STUDY_KEYS] = {
+	[KEY_CONFIG] = { "config", 1, 0, 0 },
+	[KEY_USERS] = { "users", 0, 1, 100000 },
+	[KEY_N] = { "n", 0, 1, 100000 },
+	[KEY_P] = { "p", 0, 1, 100000 },
+	[KEY_VERSION] = { "version", 0, 1, 3 },
+	[KEY_REP] = { "rep", 0, 0, 100000 },
+};
+
 void study_agg_add(struct study_agg *a, double v)
 {
 	if (isnan(v))

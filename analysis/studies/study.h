@@ -18,6 +18,15 @@
 #include "analysis/report/run.h"
 #include "thesis_ref.h"
 
+/* What a run is in a study, RUN's keys added to the report's
+ * (report_spec_parse): config=X (a label), users=K (concurrent file-system
+ * test users), n=N, p=P, version=V (TSP matrix size, servers, program
+ * version 1..3) and rep=R (runs differing only in rep repeat one
+ * measurement); their values are the spec's text[KEY_CONFIG] and
+ * num[KEY_...]. */
+enum { KEY_CONFIG, KEY_USERS, KEY_N, KEY_P, KEY_VERSION, KEY_REP, STUDY_KEYS };
+extern const struct report_key study_keys[STUDY_KEYS];
+
 /* Repeats of one measurement: how many, their sum, least and greatest
  * (NaN values are left out). */
 struct study_agg {

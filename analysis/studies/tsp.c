@@ -34,7 +34,7 @@ static char *placement(const struct report_run *r, uint32_t controller, int kind
 	char *spec = NULL, machine[48];
 	if (report_assign_add(&spec, &len, &cap, r, controller, "tsp-controller") < 0)
 		return NULL;
-	for (long i = 1; i <= r->spec->p; i++) {
+	for (long i = 1; i <= r->spec->num[KEY_P]; i++) {
 		char name[24];
 		snprintf(name, sizeof name, "s%ld", i);
 		uint32_t q = study_process(r, name);
@@ -53,8 +53,9 @@ static char *placement(const struct report_run *r, uint32_t controller, int kind
 static int check_run(const struct report_run *r, uint32_t *controller, char *err, size_t errlen)
 {
 	const struct report_spec *sp = r->spec;
-	const char *missing = sp->n == REPORT_UNSET ? "n" : sp->p == REPORT_UNSET ? "p"
-			    : sp->version == REPORT_UNSET ? "version" : NULL;
+	const char *missing = sp->num[KEY_N] == REPORT_UNSET ? "n"
+			    : sp->num[KEY_P] == REPORT_UNSET ? "p"
+			    : sp->num[KEY_VERSION] == REPORT_UNSET ? "version" : NULL;
 	if (missing) {
 		snprintf(err, errlen, "run '%s': --study tsp wants n=N, p=P and version=V of every "
 			 "run (%s is not given)", sp->name, missing);
@@ -62,7 +63,7 @@ static int check_run(const struct report_run *r, uint32_t *controller, char *err
 	}
 	*controller = study_process(r, "controller");
 	int servers = 0;
-	for (long i = 1; i <= sp->p; i++) {
+	for (long i = 1; i <= sp->num[KEY_P]; i++) {
 		char name[24];
 		snprintf(name, sizeof name, "s%ld", i);
 		servers += study_process(r, name) != NO_PROC;
@@ -70,7 +71,7 @@ static int check_run(const struct report_run *r, uint32_t *controller, char *err
 	if (*controller == NO_PROC || !servers) {
 		snprintf(err, errlen, "run '%s': --study tsp: no traced process is called '%s' (the "
 			 "names file must call the controller 'controller' and the servers s1..s%ld)",
-			 sp->name, *controller == NO_PROC ? "controller" : "s1", sp->p);
+			 sp->name, *controller == NO_PROC ? "controller" : "s1", sp->num[KEY_P]);
 		return -1;
 	}
 	return 0;
@@ -168,13 +169,14 @@ int report_study_tsp_compute(struct report_study *s, const struct report_run *ru
 		int rc = analyse_run(&runs[i], &s->tsp[i], err, errlen);
 		if (rc)
 			return rc;
-		base = runs[i].spec->version < base ? runs[i].spec->version : base;
+		base = runs[i].spec->num[KEY_VERSION] < base ? runs[i].spec->num[KEY_VERSION] : base;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct report_spec *sp = runs[i].spec;
-		group_add(group_of(s->groups, &s->ngroups, sp->version, sp->n, sp->p), &s->tsp[i]);
-		if (sp->version == base)
-			group_add(group_of(s->cpu, &s->ncpu, sp->version, sp->n, 0), &s->tsp[i]);
+		group_add(group_of(s->groups, &s->ngroups, sp->num[KEY_VERSION], sp->num[KEY_N],
+				   sp->num[KEY_P]), &s->tsp[i]);
+		if (sp->num[KEY_VERSION] == base)
+			group_add(group_of(s->cpu, &s->ncpu, sp->num[KEY_VERSION], sp->num[KEY_N], 0), &s->tsp[i]);
 	}
 	s->versions_n = versions_n(s);
 	return EXIT_OK;
@@ -206,9 +208,10 @@ static void runs_rows(FILE *f, const struct study_csv_ctx *c)
 	for (size_t i = 0; i < c->s->ntsp; i++) {
 		const struct study_tsp_run *t = &c->s->tsp[i];
 		const struct report_spec *sp = c->runs[t->run].spec;
-		fprintf(f, "%s,%ld,%ld,%ld,", sp->name, sp->version, sp->n, sp->p);
-		if (sp->rep != REPORT_UNSET)
-			fprintf(f, "%ld", sp->rep);
+		fprintf(f, "%s,%ld,%ld,%ld,", sp->name, sp->num[KEY_VERSION], sp->num[KEY_N],
+			sp->num[KEY_P]);
+		if (sp->num[KEY_REP] != REPORT_UNSET)
+			fprintf(f, "%ld", sp->num[KEY_REP]);
 		for (int k = 0; k < TSP_KINDS; k++)
 			study_csv_real(f, t->P[k]);
 		study_csv_real(f, t->t_ms);
