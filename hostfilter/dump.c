@@ -5,7 +5,8 @@
  * name=value in its display base, so the output greps and diffs well.
  * CSV: the interchange format of docs/trace-csv.md, which the analyses
  * read; which trace field fills which column depends on the trace type
- * (logcolumns.c, the map the analyses read a log by).  Only log.h's API is used, as any log reader would.
+ * (logcolumns.c, the map the analyses read a log by).  Only log.h's API
+ * is used, as any log reader would.
  */
 #include <getopt.h>
 #include <stdio.h>

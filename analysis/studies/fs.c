@@ -92,8 +92,8 @@ static int users_rows(struct report_study *s, const struct report_run *runs, siz
 	return 0;
 }
 
-int report_study_fs_compute(struct report_study *s, const struct report_run *runs, size_t n,
-			    char *err, size_t errlen)
+int fs_study_compute(struct report_study *s, const struct report_run *runs, size_t n,
+		     char *err, size_t errlen)
 {
 	if (config_runs(s, runs, n) < 0 || users_rows(s, runs, n) < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -185,9 +185,9 @@ static int users_plot(struct report_study *s, struct report_tools *tools, char *
 	return rc;
 }
 
-int report_study_fs_write(struct report_study *s, const struct report_run *runs,
-			  const struct report_cross *x, const struct thesis_ref *ref,
-			  struct report_tools *tools, char *why, size_t whylen)
+int fs_study_write(struct report_study *s, const struct report_run *runs,
+		   const struct report_cross *x, const struct thesis_ref *ref,
+		   struct report_tools *tools, char *why, size_t whylen)
 {
 	const struct study_csv_ctx c = { s, runs, x, ref, REPORT_UNSET };
 	const char *dir = tools->dir;

@@ -12,12 +12,12 @@
 #include "analysis/report/page_data.h"
 #include "study.h"
 
-int report_study_fs_compute(struct report_study *s, const struct report_run *runs, size_t n,
-			    char *err, size_t errlen);
-int report_study_fs_write(struct report_study *s, const struct report_run *runs,
-			  const struct report_cross *x, const struct thesis_ref *ref,
-			  struct report_tools *tools, char *why, size_t whylen);
-void report_section_study_fs(FILE *f, const struct report_page_data *d,
-			     const struct report_study *s, const struct thesis_ref *ref);
+int fs_study_compute(struct report_study *s, const struct report_run *runs, size_t n,
+		     char *err, size_t errlen);
+int fs_study_write(struct report_study *s, const struct report_run *runs,
+		   const struct report_cross *x, const struct thesis_ref *ref,
+		   struct report_tools *tools, char *why, size_t whylen);
+void fs_study_section(FILE *f, const struct report_page_data *d,
+		      const struct report_study *s, const struct thesis_ref *ref);
 
 #endif

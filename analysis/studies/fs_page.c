@@ -29,10 +29,10 @@ static void users_table(FILE *f, const struct report_study *s)
 		html_row_begin(f);
 		html_cell(f, "%ld", u->users);
 		html_cell_u64(f, u->runs);
-		report_agg_cell(f, &u->p_measured, "%.3f");
-		report_agg_cell(f, &u->p_contention, "%.3f");
-		report_agg_cell(f, &u->q_max, "%.1f");
-		report_agg_cell(f, &u->q_mean, "%.2f");
+		study_agg_cell(f, &u->p_measured, "%.3f");
+		study_agg_cell(f, &u->p_contention, "%.3f");
+		study_agg_cell(f, &u->q_max, "%.1f");
+		study_agg_cell(f, &u->q_mean, "%.2f");
 		html_row_end(f);
 	}
 	html_table_end(f);
@@ -214,8 +214,8 @@ static void cross_table(FILE *f, const struct report_cross *x, const struct thes
 	html_table_end(f);
 }
 
-void report_section_study_fs(FILE *f, const struct report_page_data *d,
-			     const struct report_study *s, const struct thesis_ref *ref)
+void fs_study_section(FILE *f, const struct report_page_data *d,
+		      const struct report_study *s, const struct thesis_ref *ref)
 {
 	static const char *const files[] = { "study-fs-users.csv", "study-fs-completion.csv",
 					     "study-fs-cross.csv" };

@@ -45,8 +45,8 @@ int report_study_compute(struct report_study *s, int kind, const struct report_r
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->versions_n = REPORT_UNSET;
-	return kind == STUDY_FS ? report_study_fs_compute(s, runs, n, err, errlen)
-				: report_study_tsp_compute(s, runs, n, err, errlen);
+	return kind == STUDY_FS ? fs_study_compute(s, runs, n, err, errlen)
+				: tsp_study_compute(s, runs, n, err, errlen);
 }
 
 /* ---- the extension ---------------------------------------------------------- */
@@ -70,8 +70,8 @@ static int draw(void *ctx, const struct report_run *runs, size_t n, const struct
 {
 	struct study_plugin *p = ctx;
 	(void)n;
-	return p->kind == STUDY_FS ? report_study_fs_write(&p->s, runs, x, p->ref, tools, why, whylen)
-				   : report_study_tsp_write(&p->s, runs, p->ref, tools, why, whylen);
+	return p->kind == STUDY_FS ? fs_study_write(&p->s, runs, x, p->ref, tools, why, whylen)
+				   : tsp_study_write(&p->s, runs, p->ref, tools, why, whylen);
 }
 
 static void panel(void *ctx, FILE *f, const struct report_page_data *d, enum report_place place,
@@ -82,9 +82,9 @@ static void panel(void *ctx, FILE *f, const struct report_page_data *d, enum rep
 	if (place != PLACE_AFTER_SUMMARY)
 		return;
 	if (p->kind == STUDY_FS)
-		report_section_study_fs(f, d, &p->s, p->ref);
+		fs_study_section(f, d, &p->s, p->ref);
 	else
-		report_section_study_tsp(f, &p->s, p->ref);
+		tsp_study_section(f, &p->s, p->ref);
 }
 
 void study_extension(struct report_extension *e, struct study_plugin *p)

@@ -207,7 +207,7 @@ void report_study_free(struct report_study *s)
 	memset(s, 0, sizeof *s);
 }
 
-void report_agg_cell(FILE *f, const struct study_agg *a, const char *fmt)
+void study_agg_cell(FILE *f, const struct study_agg *a, const char *fmt)
 {
 	if (!a->n) {
 		html_cell_none(f);

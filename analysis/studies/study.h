@@ -147,7 +147,7 @@ double study_span(const struct report_run *r);
 double study_pct(double a, double b);
 
 /* A cell with the mean of a's values and, for repeats, their min..max. */
-void report_agg_cell(FILE *f, const struct study_agg *a, const char *fmt);
+void study_agg_cell(FILE *f, const struct study_agg *a, const char *fmt);
 /* Append formatted text to out (of size len). */
 void study_say(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

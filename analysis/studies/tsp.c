@@ -152,8 +152,8 @@ static long versions_n(const struct report_study *s)
 	return best != REPORT_UNSET ? best : largest;
 }
 
-int report_study_tsp_compute(struct report_study *s, const struct report_run *runs, size_t n,
-			     char *err, size_t errlen)
+int tsp_study_compute(struct report_study *s, const struct report_run *runs, size_t n,
+		      char *err, size_t errlen)
 {
 	s->tsp = calloc(n + 1, sizeof *s->tsp);
 	s->groups = calloc(n + 1, sizeof *s->groups);
@@ -185,15 +185,15 @@ int report_study_tsp_compute(struct report_study *s, const struct report_run *ru
 /* ---- files ------------------------------------------------------------------ */
 
 /* The thesis's Fig. 5.20 value of a cell, or NULL. */
-const struct thesis_value *report_tsp_thesis(const struct thesis_ref *ref, long p, long n,
-					     int kind)
+const struct thesis_value *tsp_thesis_value(const struct thesis_ref *ref, long p, long n,
+					    int kind)
 {
 	char key[64];
 	snprintf(key, sizeof key, "p=%ld/N=%ld/%s", p, n, kind_key[kind]);
 	return ref ? thesis_ref_find(ref, "tsp_p", key) : NULL;
 }
 
-const char *report_tsp_kind(int kind)
+const char *tsp_kind_name(int kind)
 {
 	return kind_words[kind];
 }
@@ -233,7 +233,7 @@ static void groups_rows(FILE *f, const struct study_csv_ctx *c)
 		study_csv_agg(f, &g->t_ms);
 		study_csv_agg(f, &g->controller_pct);
 		for (int k = 0; k < TSP_KINDS; k++)
-			thesis_csv(f, g->version == 1 ? report_tsp_thesis(c->ref, g->p, g->n, k) : NULL);
+			thesis_csv(f, g->version == 1 ? tsp_thesis_value(c->ref, g->p, g->n, k) : NULL);
 		fputc('\n', f);
 	}
 }
@@ -343,9 +343,9 @@ static int versions_plot(struct report_study *s, struct report_tools *tools, int
 	return rc;
 }
 
-int report_study_tsp_write(struct report_study *s, const struct report_run *runs,
-			   const struct thesis_ref *ref, struct report_tools *tools, char *why,
-			   size_t whylen)
+int tsp_study_write(struct report_study *s, const struct report_run *runs,
+		    const struct thesis_ref *ref, struct report_tools *tools, char *why,
+		    size_t whylen)
 {
 	if (write_csv(s, runs, ref, tools->dir, why, whylen) < 0)
 		return -1;

@@ -10,18 +10,18 @@
 
 #include "study.h"
 
-int report_study_tsp_compute(struct report_study *s, const struct report_run *runs, size_t n,
-			     char *err, size_t errlen);
-int report_study_tsp_write(struct report_study *s, const struct report_run *runs,
-			   const struct thesis_ref *ref, struct report_tools *tools, char *why,
-			   size_t whylen);
-void report_section_study_tsp(FILE *f, const struct report_study *s,
-			      const struct thesis_ref *ref);
+int tsp_study_compute(struct report_study *s, const struct report_run *runs, size_t n,
+		      char *err, size_t errlen);
+int tsp_study_write(struct report_study *s, const struct report_run *runs,
+		    const struct thesis_ref *ref, struct report_tools *tools, char *why,
+		    size_t whylen);
+void tsp_study_section(FILE *f, const struct report_study *s,
+		       const struct thesis_ref *ref);
 
 /* The thesis's Fig. 5.20 value of P of kind (TSP_MAX, ...) for p servers
  * and size n, or NULL; and the kind in words. */
-const struct thesis_value *report_tsp_thesis(const struct thesis_ref *ref, long p, long n,
-					     int kind);
-const char *report_tsp_kind(int kind);
+const struct thesis_value *tsp_thesis_value(const struct thesis_ref *ref, long p, long n,
+					    int kind);
+const char *tsp_kind_name(int kind);
 
 #endif

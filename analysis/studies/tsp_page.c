@@ -94,7 +94,7 @@ static void grid(FILE *f, const struct report_study *s, const struct thesis_ref 
 			double v[TSP_KINDS];
 			int unc[TSP_KINDS] = { 0 }, any = 0;
 			for (int k = 0; k < TSP_KINDS; k++) {
-				const struct thesis_value *t = thesis ? report_tsp_thesis(ref, p, n, k) : NULL;
+				const struct thesis_value *t = thesis ? tsp_thesis_value(ref, p, n, k) : NULL;
 				v[k] = t ? t->value : g ? study_agg_mean(&g->P[k]) : NAN;
 				unc[k] = t && t->uncertain;
 				any |= !isnan(v[k]);
@@ -124,11 +124,11 @@ static void p_table(FILE *f, const struct report_study *s, const struct thesis_r
 		html_cell(f, "v%ld N=%ld p=%ld", g->version, g->n, g->p);
 		html_cell_u64(f, g->runs);
 		for (int k = 0; k < TSP_KINDS; k++)
-			report_agg_cell(f, &g->P[k], "%.3f");
-		report_agg_cell(f, &g->t_ms, "%.1f");
-		report_agg_cell(f, &g->controller_pct, "%.1f");
+			study_agg_cell(f, &g->P[k], "%.3f");
+		study_agg_cell(f, &g->t_ms, "%.1f");
+		study_agg_cell(f, &g->controller_pct, "%.1f");
 		for (int k = 0; k < TSP_KINDS; k++)
-			thesis_cell(f, g->version == 1 ? report_tsp_thesis(ref, g->p, g->n, k) : NULL,
+			thesis_cell(f, g->version == 1 ? tsp_thesis_value(ref, g->p, g->n, k) : NULL,
 					"%.1f");
 		html_row_end(f);
 	}
@@ -277,8 +277,8 @@ static void cpu_table(FILE *f, const struct report_study *s, const struct thesis
 		html_row_begin(f);
 		html_cell(f, "%ld", g->n);
 		html_cell_u64(f, g->runs);
-		report_agg_cell(f, &g->t_ms, "%.1f");
-		report_agg_cell(f, &g->controller_pct, "%.1f");
+		study_agg_cell(f, &g->t_ms, "%.1f");
+		study_agg_cell(f, &g->controller_pct, "%.1f");
 		int v1 = ref && g->version == 1;
 		thesis_cell(f, v1 ? thesis_ref_find(ref, "tsp_cpu_ms", key) : NULL, "%.0f");
 		thesis_cell(f, v1 ? thesis_ref_find(ref, "tsp_controller_pct", key) : NULL, "%.0f");
@@ -322,7 +322,7 @@ static void versions_table(FILE *f, const struct report_study *s)
 		html_row_begin(f);
 		html_cell(f, "v%ld p=%ld", g->version, g->p);
 		html_cell_u64(f, g->runs);
-		report_agg_cell(f, &g->t_ms, "%.1f");
+		study_agg_cell(f, &g->t_ms, "%.1f");
 		double dt = b ? study_pct(study_agg_mean(&g->t_ms), study_agg_mean(&b->t_ms)) : NAN;
 		double dp = b ? study_pct(study_agg_mean(&g->P[TSP_ONE]), study_agg_mean(&b->P[TSP_ONE]))
 			      : NAN;
@@ -331,7 +331,7 @@ static void versions_table(FILE *f, const struct report_study *s)
 		else
 			html_cell_real(f, "%+.1f", dt);
 		for (int k = 0; k < TSP_KINDS; k++)
-			report_agg_cell(f, &g->P[k], "%.3f");
+			study_agg_cell(f, &g->P[k], "%.3f");
 		if (isnan(dp))
 			html_cell_none(f);
 		else
@@ -371,8 +371,8 @@ static void versions_say(const struct report_study *s, const struct thesis_ref *
 			   "compared.");
 }
 
-void report_section_study_tsp(FILE *f, const struct report_study *s,
-			      const struct thesis_ref *ref)
+void tsp_study_section(FILE *f, const struct report_study *s,
+		       const struct thesis_ref *ref)
 {
 	static const char *const files[] = { "study-tsp-p.csv", "study-tsp-runs.csv",
 					     "study-tsp-cpu.csv", "study-tsp-versions.csv" };
