@@ -214,7 +214,17 @@ static int load_reference(struct report_job *j)
 	const char *path = j->o->ref_path ? j->o->ref_path : thesis_ref_default(def, sizeof def);
 	if (thesis_ref_load(&j->ref, path, err, sizeof err) < 0)
 		return fail(EXIT_BADINPUT, "%s", err);
-	/* The study first: its section comes before the thesis's panels. */
+	return EXIT_OK;
+}
+
+/* Plug the study and the thesis's values into the report (they come with
+ * the reference): the study first, so its section precedes the thesis's
+ * panels; the thesis's values with --thesis, and its Fig. 5.17 beside a
+ * study of the thesis's configurations. */
+static void plug_in(struct report_job *j)
+{
+	if (!j->o->thesis && !j->o->study)
+		return;
 	if (j->o->study) {
 		j->study.kind = j->o->study;
 		j->study.ref = &j->ref;
@@ -224,7 +234,6 @@ static int load_reference(struct report_job *j)
 					    j->o->thesis || study_cross_reference(j->o->study) };
 	thesis_extension(&j->ext[j->ro.next++], &j->thesis);
 	j->ro.ext = j->ext;
-	return EXIT_OK;
 }
 
 static int analyse_runs(struct report_job *j)
@@ -305,8 +314,10 @@ static int run_job(struct report_job *j)
 	if (!j->runs || !j->plots || !j->diagrams)
 		return fail(EXIT_FAILED, "out of memory");
 	int rc = load_reference(j);
-	if (!rc)
+	if (!rc) {
+		plug_in(j);
 		rc = analyse_runs(j);
+	}
 	if (!rc)
 		rc = make_directory(j->o->dir);
 	if (!rc)
