@@ -1,59 +1,67 @@
 # analysis/build.mk - the analyses (`dpm stats`, `dpm parallel`,
-# `dpm causality`), their unit tests and the bench-analysis benchmark.
+# `dpm causality`, `dpm report`), their unit tests and the bench-analysis
+# benchmark.  Listed by layer, lowest first; a layer includes only from
+# the layers before it (tests/unit/test_layers.c checks):
+# model/ < report/ < studies/ < commands/.
 
-# The event table and the CSV reader, which every analysis needs.
-ANALYSIS_EVENTS := analysis/hashmap.c analysis/csv_row.c analysis/events.c \
-	analysis/events_csv.c
-# Reading a filter log too: the adapter to the trace-log library
-# ($(TRACELOG_LIB), linked last).
-ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/events_log.c
-# The computation graph and P.
-ANALYSIS_P := analysis/mtime.c analysis/graph.c analysis/heap.c \
-	analysis/parallelism.c analysis/longest_path.c analysis/reweight.c \
-	analysis/assign.c analysis/configs.c analysis/wordfile.c
-# Message statistics.
-ANALYSIS_STATS := analysis/stats.c
-# Causality strings.
-ANALYSIS_CAUSALITY := analysis/causality.c analysis/causality_roles.c analysis/causality_dot.c analysis/wordfile.c \
-	analysis/tool.c
-# The commands.
-ANALYSIS_CLI := analysis/cli.c analysis/parallel.c analysis/stats_main.c \
-	analysis/causality_main.c
-# `dpm report`: the page and what it is made of (it keeps a log's CSV with
-# hostfilter/dump.c).
-ANALYSIS_REPORT := analysis/report_spec.c analysis/report_run.c analysis/report_inputs.c \
-	analysis/report_cross.c analysis/report_plot.c analysis/report_timeline.c \
-	analysis/report_thesis.c analysis/report_page.c analysis/report_stats_section.c \
-	analysis/report_parallel_section.c analysis/report_causality.c analysis/report_main.c \
-	analysis/html.c analysis/thesis_ref.c analysis/report_study.c analysis/report_study_fs.c \
-	analysis/report_study_fs_page.c analysis/report_study_tsp.c analysis/report_study_tsp_page.c
+# model/: the event table and the trace readers.
+ANALYSIS_EVENTS := analysis/model/hashmap.c analysis/model/csv_row.c analysis/model/events.c \
+	analysis/model/events_csv.c
+# Reading a filter log too: the adapter and the reader that picks by
+# sniffing (the log itself is read by $(TRACELOG_LIB), linked last).
+ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/model/events_log.c analysis/model/trace_load.c
+# model/: the computation graph and P.
+ANALYSIS_P := analysis/model/mtime.c analysis/model/graph.c analysis/model/heap.c \
+	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \
+	analysis/model/parallelism.c analysis/model/assign.c analysis/model/configs.c \
+	analysis/model/wordfile.c
+# model/: message statistics.
+ANALYSIS_STATS := analysis/model/stats.c
+# model/: causality strings, their roles and the state diagram's dot.
+ANALYSIS_CAUSALITY := analysis/model/causality.c analysis/model/causality_roles.c \
+	analysis/model/causality_dot.c analysis/model/wordfile.c analysis/model/tool.c
+# model/: what the commands and the report share on the command line.
+ANALYSIS_MODEL_CLI := analysis/model/cli.c
+# report/: `dpm report`'s page and what it is made of, knowing no study (it
+# keeps a log's CSV with the trace-log library's printer).
+ANALYSIS_REPORT := analysis/report/spec.c analysis/report/run.c analysis/report/inputs.c \
+	analysis/report/cross.c analysis/report/extension.c analysis/report/figure.c \
+	analysis/report/timeline.c analysis/report/plot.c analysis/report/html.c \
+	analysis/report/page_parts.c analysis/report/summary_section.c \
+	analysis/report/stats_section.c analysis/report/parallel_section.c \
+	analysis/report/causality_section.c analysis/report/cross_section.c \
+	analysis/report/raw_section.c analysis/report/page.c
+# studies/: the thesis's two studies and its published values, plugged
+# into the report.
+ANALYSIS_STUDIES := analysis/studies/thesis_ref.c analysis/studies/study.c \
+	analysis/studies/thesis.c analysis/studies/fs.c analysis/studies/fs_page.c \
+	analysis/studies/tsp.c analysis/studies/tsp_page.c analysis/studies/studies.c
+# commands/: one file per subcommand.
+ANALYSIS_COMMANDS := analysis/commands/parallel.c analysis/commands/stats.c \
+	analysis/commands/causality.c analysis/commands/report.c
 
 ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
-	$(ANALYSIS_CLI) $(ANALYSIS_REPORT)
+	$(ANALYSIS_MODEL_CLI) $(ANALYSIS_REPORT) $(ANALYSIS_STUDIES) $(ANALYSIS_COMMANDS)
 DPM_SRCS += $(ANALYSIS_ALL)
-# What the report uses from hostfilter/ beyond the log reader (dpm has it
-# already through hostfilter/build.mk; the tests link it themselves).
-REPORT_LOG_CSV := hostfilter/dump.c
-
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
-	$(ANALYSIS_EVENTS) $(ANALYSIS_P)))
+	$(ANALYSIS_EVENTS) $(ANALYSIS_P) $(TRACELOG_LIB)))
 $(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) $(ANALYSIS_STATS)))
 $(eval $(call unit_test,test_causality,tests/unit/test_causality.c $(ANALYSIS_TEST_HELP) \
-	$(ANALYSIS_EVENTS) analysis/graph.c $(ANALYSIS_CAUSALITY)))
+	$(ANALYSIS_EVENTS) analysis/model/graph.c $(ANALYSIS_CAUSALITY)))
 $(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALYSIS_TEST_HELP) \
-	$(ANALYSIS_ALL) $(REPORT_LOG_CSV) $(TRACELOG_LIB)))
+	$(ANALYSIS_ALL) $(TRACELOG_LIB)))
 # The report test writes filter logs with the filter's own code
 # (test_filter_support.c), so it links the filter and the library too.
 REPORT_TEST_FILTER := tests/unit/test_filter_support.c hostfilter/filter/rules.c \
-	hostfilter/filter/meterstream.c hostfilter/commands/filter.c $(REPORT_LOG_CSV)
+	hostfilter/filter/meterstream.c hostfilter/commands/filter.c hostfilter/commands/dump.c
 $(eval $(call unit_test,test_report,tests/unit/test_report.c tests/unit/test_html_page.c \
 	$(REPORT_TEST_FILTER) $(ANALYSIS_ALL) $(TRACELOG_LIB)))
 
 # The trace generator and the benchmark.
 TRACEGEN := $(BUILD)/bin/dpm-tracegen
-$(TRACEGEN): $(call host_obj,analysis/tracegen.c)
+$(TRACEGEN): $(call host_obj,analysis/bench/tracegen.c)
 	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $^ $(HOST_LDLIBS)
 ALL_TARGETS += $(TRACEGEN)
@@ -61,4 +69,4 @@ ALL_TARGETS += $(TRACEGEN)
 .PHONY: bench-analysis
 BENCH_TARGETS += bench-analysis
 bench-analysis: $(DPM) $(TRACEGEN)
-	bash analysis/bench-analysis.sh $(DPM) $(TRACEGEN) $(BUILD)/bench
+	bash analysis/bench/bench-analysis.sh $(DPM) $(TRACEGEN) $(BUILD)/bench

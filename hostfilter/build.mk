@@ -16,7 +16,7 @@ $(TRACELOG_LIB): $(call host_obj,$(TRACELOG_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c
-FILTER_CMDS := hostfilter/commands/filter.c hostfilter/dump.c
+FILTER_CMDS := hostfilter/commands/filter.c hostfilter/commands/dump.c
 
 DPM_SRCS += $(FILTER_CORE) $(FILTER_CMDS)
 DPM_LIBS += $(TRACELOG_LIB)

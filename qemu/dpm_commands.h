@@ -11,7 +11,7 @@
 int version_main(int argc, char **argv);
 int cluster_main(int argc, char **argv);    /* qemu/cluster.c */
 int filter_main(int argc, char **argv);     /* hostfilter/commands/filter.c */
-int dump_main(int argc, char **argv);       /* hostfilter/dump.c */
+int dump_main(int argc, char **argv);       /* hostfilter/commands/dump.c */
 int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
 int causality_main(int argc, char **argv);  /* analysis/causality_main.c */

@@ -18,8 +18,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/assign.h"
-#include "analysis/mtime.h"
+#include "analysis/model/assign.h"
+#include "analysis/model/events_csv.h"
+#include "analysis/model/mtime.h"
 #include "test_analysis_trace.h"
 
 int parallel_main(int argc, char **argv);

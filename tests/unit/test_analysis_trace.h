@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/events.h"
+#include "analysis/model/events.h"
 
 /* Process index of node.pid (created on first use). */
 uint32_t tp(struct trace *t, unsigned node, unsigned pid);

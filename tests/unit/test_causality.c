@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/causality.h"
+#include "analysis/model/causality.h"
 #include "test_analysis_trace.h"
 
 struct fixture {

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/assign.h"
-#include "analysis/parallelism.h"
+#include "analysis/model/assign.h"
+#include "analysis/model/parallelism.h"
 #include "test_analysis_trace.h"
 
 enum where { MEASURED, EACH_OWN, ONE };

@@ -20,11 +20,21 @@
 
 #include <cmocka.h>
 
-#include "analysis/configs.h"
-#include "hostfilter/dump.h"
-#include "analysis/report.h"
+#include "analysis/model/configs.h"
+#include "analysis/model/trace_load.h"
+#include "analysis/report/cross.h"
+#include "analysis/report/timeline.h"
+#include "analysis/studies/studies.h"
+#include "hostfilter/tracelog/print.h"
+#include "qemu/dpm_commands.h"
 #include "test_filter_support.h"
 #include "test_html_page.h"
+
+/* A RUN argument as dpm report parses it, with the studies' keys. */
+static int parse_run(const char *arg, struct report_spec *s, char *err, size_t errlen)
+{
+	return report_spec_parse(arg, study_keys, STUDY_KEYS, s, err, errlen);
+}
 
 /* A path in the test's directory that stays valid (tf_path's rotate). */
 static const char *path_of(const char *name)
@@ -155,13 +165,13 @@ static void spec_good_forms(void **state)
 	(void)state;
 	struct report_spec s;
 	char err[512];
-	assert_int_equal(report_spec_parse("A=trace.csv", &s, err, sizeof err), 0);
+	assert_int_equal(parse_run("A=trace.csv", &s, err, sizeof err), 0);
 	assert_string_equal(s.name, "A");
 	assert_string_equal(s.log, "trace.csv");
 	assert_null(s.requestors);
 	assert_null(s.mtime);
 	report_spec_free(&s);
-	assert_int_equal(report_spec_parse("fs-B_2.x=/a/b=c.log,requestors=5.1+5.2+12.300,"
+	assert_int_equal(parse_run("fs-B_2.x=/a/b=c.log,requestors=5.1+5.2+12.300,"
 					   "servers=1.2,system=1.1+1.3,names=n.txt,mtime=m.csv",
 					   &s, err, sizeof err), 0);
 	assert_string_equal(s.name, "fs-B_2.x");
@@ -179,7 +189,7 @@ static void expect_spec_error(const char *arg, const char *message)
 {
 	struct report_spec s;
 	char err[512] = "";
-	assert_int_equal(report_spec_parse(arg, &s, err, sizeof err), -1);
+	assert_int_equal(parse_run(arg, &s, err, sizeof err), -1);
 	if (!strstr(err, message))
 		fail_msg("'%s': got '%s', want '%s'", arg, err, message);
 	assert_null(s.log);
@@ -434,7 +444,7 @@ static void profile_and_timeline(void **state)
 	struct report_run run;
 	char err[512], spec_text[600];
 	snprintf(spec_text, sizeof spec_text, "R=%s", trace);
-	assert_int_equal(report_spec_parse(spec_text, &spec, err, sizeof err), 0);
+	assert_int_equal(parse_run(spec_text, &spec, err, sizeof err), 0);
 	assert_int_equal(report_run_analyse(&run, &spec, err, sizeof err), 0);
 	double bins[100], sum = 0;
 	report_profile(&run, run.when_measured, run.cfg[CFG_MEASURED].r.t_max, bins, 100);
@@ -487,8 +497,8 @@ static void analyse_two(struct report_spec spec[2], struct report_run run[2], in
 	two_placements(&x, &y);
 	snprintf(a, sizeof a, "X=%s%s%s", x, names ? ",names=" : "", names ? path_of("x.names") : "");
 	snprintf(b, sizeof b, "Y=%s%s%s", y, names ? ",names=" : "", names ? path_of("y.names") : "");
-	assert_int_equal(report_spec_parse(a, &spec[0], err, sizeof err), 0);
-	assert_int_equal(report_spec_parse(b, &spec[1], err, sizeof err), 0);
+	assert_int_equal(parse_run(a, &spec[0], err, sizeof err), 0);
+	assert_int_equal(parse_run(b, &spec[1], err, sizeof err), 0);
 	for (int i = 0; i < 2; i++)
 		if (report_run_analyse(&run[i], &spec[i], err, sizeof err))
 			fail_msg("%s", err);
@@ -550,7 +560,7 @@ static void cross_prediction_by_node_pid(void **state)
 	report_run_free(&run[1]);
 	snprintf(b, sizeof b, "Y=%s,names=%s", spec[1].log, path_of("z.names"));
 	report_spec_free(&spec[1]);
-	assert_int_equal(report_spec_parse(b, &spec[1], err, sizeof err), 0);
+	assert_int_equal(parse_run(b, &spec[1], err, sizeof err), 0);
 	assert_int_equal(report_run_analyse(&run[1], &spec[1], err, sizeof err), 0);
 	assert_int_equal(report_cross_compute(&c, run, NULL, 2, err, sizeof err), 0);
 	assert_false(c.any);
@@ -846,19 +856,19 @@ static void spec_study_keys(void **state)
 	(void)state;
 	struct report_spec s;
 	char err[512];
-	assert_int_equal(report_spec_parse("A=t.csv", &s, err, sizeof err), 0);
-	assert_string_equal(s.config, "");
-	assert_true(s.users == REPORT_UNSET && s.n == REPORT_UNSET && s.p == REPORT_UNSET &&
-		    s.version == REPORT_UNSET && s.rep == REPORT_UNSET);
+	assert_int_equal(parse_run("A=t.csv", &s, err, sizeof err), 0);
+	assert_string_equal(s.text[KEY_CONFIG], "");
+	for (size_t k = KEY_USERS; k < STUDY_KEYS; k++)
+		assert_int_equal(s.num[k], REPORT_UNSET);
 	report_spec_free(&s);
-	assert_int_equal(report_spec_parse("A=t.csv,config=B2,users=7,n=16,p=12,version=3,rep=0,"
+	assert_int_equal(parse_run("A=t.csv,config=B2,users=7,n=16,p=12,version=3,rep=0,"
 					   "names=x.names", &s, err, sizeof err), 0);
-	assert_string_equal(s.config, "B2");
-	assert_int_equal(s.users, 7);
-	assert_int_equal(s.n, 16);
-	assert_int_equal(s.p, 12);
-	assert_int_equal(s.version, 3);
-	assert_int_equal(s.rep, 0);
+	assert_string_equal(s.text[KEY_CONFIG], "B2");
+	assert_int_equal(s.num[KEY_USERS], 7);
+	assert_int_equal(s.num[KEY_N], 16);
+	assert_int_equal(s.num[KEY_P], 12);
+	assert_int_equal(s.num[KEY_VERSION], 3);
+	assert_int_equal(s.num[KEY_REP], 0);
 	assert_string_equal(s.names, "x.names");
 	report_spec_free(&s);
 	expect_spec_error("A=t.csv,users=0", "run 'A': users: '0' is not a whole number from 1 to");
@@ -939,7 +949,7 @@ static void study_of(struct study_fixture *x, int kind, size_t n, const char *co
 	char err[512];
 	x->n = n;
 	for (size_t i = 0; i < n; i++) {
-		if (report_spec_parse(args[i], &x->spec[i], err, sizeof err) < 0)
+		if (parse_run(args[i], &x->spec[i], err, sizeof err) < 0)
 			fail_msg("%s", err);
 		if (report_run_analyse(&x->run[i], &x->spec[i], err, sizeof err))
 			fail_msg("%s", err);

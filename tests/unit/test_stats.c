@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/stats.h"
+#include "analysis/model/stats.h"
 #include "test_analysis_trace.h"
 
 static void buckets_are_powers_of_two(void **state)

@@ -1,0 +1,40 @@
+/*
+ * analysis/model/mtime.h - the message delivery-time function MTIME(len, src,
+ * dst) of TR 574 §3.2, from a table of measured sizes.
+ *
+ * The table is the CSV `make bench` writes (size_bytes,local_ns,remote_ns;
+ * docs/mtime.md); without one, a documented default derived from the
+ * thesis's Fig. 5.11 is used.  Between sizes the time is interpolated
+ * linearly; below the first size it is the first size's time; beyond the
+ * last it follows the last segment's slope.
+ */
+#ifndef DPM_ANALYSIS_MODEL_MTIME_H
+#define DPM_ANALYSIS_MODEL_MTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MTIME_MAX_ROWS 64
+
+struct mtime_table {
+	size_t n;
+	double size[MTIME_MAX_ROWS];    /* bytes, strictly increasing */
+	double local[MTIME_MAX_ROWS];   /* ns, both machines the same */
+	double remote[MTIME_MAX_ROWS];  /* ns, different machines */
+	int zero;                       /* every delivery takes no time */
+};
+
+/* The built-in table: thesis Fig. 5.11 with each millisecond read as a
+ * microsecond (docs/mtime.md). */
+void mtime_default(struct mtime_table *m);
+
+/* Zero delivery time everywhere (the upper bound of P). */
+void mtime_zero(struct mtime_table *m);
+
+/* Read a table.  0 ok; -1 with "file:line: what is wrong" in err. */
+int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen);
+
+/* Delivery time in ns of a message of len bytes between two machines. */
+double mtime(const struct mtime_table *m, uint32_t len, int same_machine);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * analysis/model/ptiming.c - the per-node results of a timing, the weight
+ * of a cross arc and the check that a timing reached every process's end
+ * (see ptiming.h): what both timings and P share.
+ */
+#include "ptiming.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int pwork_alloc(struct pwork *w, size_t nnodes)
+{
+	w->when = malloc((nnodes + 1) * sizeof *w->when);
+	w->via = malloc(nnodes + 1);
+	if (!w->when || !w->via) {
+		pwork_free(w);
+		return -1;
+	}
+	return 0;
+}
+
+void pwork_free(struct pwork *w)
+{
+	free(w->when);
+	free(w->via);
+	w->when = NULL;
+	w->via = NULL;
+}
+
+double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
+{
+	uint32_t s = g->cross[k];
+	const struct event *re = cgraph_event(g, k), *se = cgraph_event(g, s);
+	if (g->kind[k] == CROSS_EXTERNAL)
+		return re->time > se->time ? (double)(re->time - se->time) : 0;
+	uint32_t len = (re->flags & EV_LENGTH) ? re->length : (se->flags & EV_LENGTH) ? se->length : 0;
+	int same = c->machine_of[g->node_proc[s]] == c->machine_of[g->node_proc[k]];
+	return mtime(c->mt, len, same);
+}
+
+int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen)
+{
+	for (uint32_t p = 0; p < g->tr->nproc; p++) {
+		if (pos[p] == g->first[p + 1])
+			continue;
+		char name[32];
+		const struct event *e = cgraph_event(g, pos[p]);
+		snprintf(err, errlen,
+			 "%s:%u: the trace contradicts itself: process %s cannot reach this %s "
+			 "(its message is sent only after the receiver's later events)",
+			 g->tr->path, e->line, process_name(g->tr, p, name, sizeof name),
+			 event_type_name(e->type));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/*
+ * analysis/model/ptiming.h - what timing a computation graph under one
+ * configuration takes and leaves (TR 574 §4): the configuration, the
+ * per-node results, the weight of a cross arc, and the check that every
+ * process was timed.  The two timings (longest_path.h, reweight.h) and P
+ * (parallelism.h) are built on it, so neither calls back into the other.
+ */
+#ifndef DPM_ANALYSIS_MODEL_PTIMING_H
+#define DPM_ANALYSIS_MODEL_PTIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "mtime.h"
+
+struct pconfig {
+	const uint32_t *machine_of; /* machine index of each process */
+	const struct mtime_table *mt;
+	int contention;             /* processor sharing on each machine */
+};
+
+/* Per-node results of an evaluation. */
+struct pwork {
+	double *when;   /* time the node happens on the longest path, ns */
+	uint8_t *via;   /* 1 if the node's cross arc bound it, else 0 */
+};
+
+int pwork_alloc(struct pwork *w, size_t nnodes);
+void pwork_free(struct pwork *w);
+
+/* Weight of node k's cross arc under configuration c (MTIME for a message,
+ * elapsed time for an external wait). */
+double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
+
+/* After timing: 0 if every process reached its end (pos[p] is the next
+ * node of p), else -1 naming the first one that could not (a cycle). */
+int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen);
+
+#endif

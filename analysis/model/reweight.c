@@ -1,0 +1,258 @@
+/*
+ * analysis/model/reweight.c - t_max with CPU sharing: the reweighting of the
+ * thesis's Appendix A as a processor-sharing simulation.
+ *
+ * Each process executes its process arcs in order; the k processes able
+ * to run on one machine share its CPU equally (round robin with a
+ * microscopic slice, TR 574 §4.2), so an arc of t CPU ns lasts k*t elapsed
+ * ns while k stays the same.  A process is blocked, and does not count in
+ * k, while it waits at a RECEIVE for a message that has not arrived (sent,
+ * plus its MTIME).  The time each node happens is the relabelled graph's
+ * longest path to it, so t_max is the time the last process finishes.
+ *
+ * Appendix A advances every process by the same CPU slice and multiplies
+ * it by its machine's k; stepping by elapsed time instead gives the same
+ * relabelling when the machines' sharing is alike, and keeps message
+ * arrivals in step with a slowed-down sender when it is not (see
+ * docs/parallel.md).  Each machine keeps a virtual time V that advances at
+ * 1/k of elapsed time; a running arc ends when V reaches its finish mark,
+ * so a change of k costs O(log n), not a pass over the machine.
+ */
+#include "reweight.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+
+enum pstate { P_RUNNING, P_BLOCKED, P_DONE };
+
+struct machine {
+	uint32_t k;      /* processes running */
+	double V;        /* CPU each running process has had, ns */
+	double L;        /* elapsed time V was last brought up to date */
+	struct heap run; /* running processes by the V at which their arc ends */
+};
+
+struct sim {
+	const struct cgraph *g;
+	const struct pconfig *c;
+	struct pwork *w;
+	uint32_t *pos;
+	uint8_t *state;
+	struct machine *mach;
+	size_t nmach;
+	struct iheap next;     /* machines by the time their next arc ends */
+	struct heap arrivals;  /* awaited messages by arrival time (node ids) */
+	uint32_t *finished;    /* scratch: processes whose arcs end together */
+	/* backing arrays */
+	double *runkey, *nextkey, *arrkey;
+	uint32_t *runid, *nextslot, *nextpos, *arrid;
+};
+
+static void machine_sync(struct machine *m, double t)
+{
+	if (m->k > 0)
+		m->V += (t - m->L) / m->k;
+	m->L = t;
+}
+
+static void machine_schedule(struct sim *s, uint32_t mi)
+{
+	struct machine *m = &s->mach[mi];
+	if (m->run.n == 0) {
+		iheap_remove(&s->next, mi);
+		return;
+	}
+	double left = m->run.key[0] - m->V;
+	iheap_set(&s->next, mi, m->L + (left > 0 ? left * m->k : 0));
+}
+
+static int done(const struct sim *s, uint32_t node)
+{
+	return node < s->pos[s->g->node_proc[node]];
+}
+
+static void complete_node(struct sim *s, uint32_t n, double t, int woken)
+{
+	const struct cgraph *g = s->g;
+	s->w->when[n] = t;
+	s->w->via[n] = (uint8_t)woken;
+	s->pos[g->node_proc[n]]++;
+	uint32_t r = g->succ[n];
+	if (r == NO_NODE)
+		return;
+	uint32_t q = g->node_proc[r];
+	if (s->state[q] == P_BLOCKED && s->pos[q] == r)
+		heap_push(&s->arrivals, t + cross_weight(g, s->c, r), r);
+}
+
+/* Take process p as far as it goes at time t: through nodes whose
+ * messages are in, until it starts running an arc, blocks or ends. */
+static void try_advance(struct sim *s, uint32_t p, double t, int woken)
+{
+	const struct cgraph *g = s->g;
+	for (;;) {
+		uint32_t n = s->pos[p];
+		if (n == g->first[p + 1]) {
+			s->state[p] = P_DONE;
+			return;
+		}
+		uint32_t c = g->cross[n];
+		if (c != NO_NODE) {
+			if (!done(s, c)) {
+				s->state[p] = P_BLOCKED;
+				return;
+			}
+			double arrival = s->w->when[c] + cross_weight(g, s->c, n);
+			if (arrival > t) {
+				s->state[p] = P_BLOCKED;
+				heap_push(&s->arrivals, arrival, n);
+				return;
+			}
+		}
+		complete_node(s, n, t, woken);
+		woken = 0;
+		n = s->pos[p];
+		if (n == g->first[p + 1]) {
+			s->state[p] = P_DONE;
+			return;
+		}
+		uint64_t work = cgraph_proc_arc(g, n);
+		if (work == 0)
+			continue;
+		struct machine *m = &s->mach[s->c->machine_of[p]];
+		machine_sync(m, t);
+		m->k++;
+		heap_push(&m->run, m->V + (double)work, p);
+		machine_schedule(s, s->c->machine_of[p]);
+		s->state[p] = P_RUNNING;
+		return;
+	}
+}
+
+static void finish_arcs(struct sim *s, uint32_t mi, double t)
+{
+	struct machine *m = &s->mach[mi];
+	machine_sync(m, t);
+	double mark = m->run.key[0];
+	if (m->V < mark)
+		m->V = mark;
+	double tolerance = 1e-9 * fmax(1.0, fabs(m->V));
+	size_t nf = 0;
+	while (m->run.n > 0 && m->run.key[0] <= m->V + tolerance) {
+		s->finished[nf++] = m->run.id[0];
+		heap_pop(&m->run);
+		m->k--;
+	}
+	machine_schedule(s, mi);
+	for (size_t i = 0; i < nf; i++)
+		try_advance(s, s->finished[i], t, 0);
+}
+
+static void deliver(struct sim *s, uint32_t n, double t)
+{
+	uint32_t p = s->g->node_proc[n];
+	if (s->state[p] == P_BLOCKED && s->pos[p] == n)
+		try_advance(s, p, t, 1);
+}
+
+static void run(struct sim *s)
+{
+	for (;;) {
+		double tm = s->next.n ? s->next.key[s->next.slot[0]] : INFINITY;
+		double ta = s->arrivals.n ? s->arrivals.key[0] : INFINITY;
+		if (isinf(tm) && isinf(ta))
+			return;
+		if (ta <= tm) {
+			uint32_t n = s->arrivals.id[0];
+			heap_pop(&s->arrivals);
+			deliver(s, n, ta);
+		} else {
+			finish_arcs(s, s->next.slot[0], tm);
+		}
+	}
+}
+
+static size_t count_machines(const struct cgraph *g, const uint32_t *machine_of)
+{
+	size_t n = 0;
+	for (size_t p = 0; p < g->tr->nproc; p++)
+		if (machine_of[p] + (size_t)1 > n)
+			n = machine_of[p] + (size_t)1;
+	return n;
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->pos);
+	free(s->state);
+	free(s->mach);
+	free(s->finished);
+	free(s->runkey);
+	free(s->runid);
+	free(s->nextkey);
+	free(s->nextslot);
+	free(s->nextpos);
+	free(s->arrkey);
+	free(s->arrid);
+}
+
+static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig *c,
+		    struct pwork *w)
+{
+	size_t np = g->tr->nproc;
+	memset(s, 0, sizeof *s);
+	s->g = g;
+	s->c = c;
+	s->w = w;
+	s->nmach = count_machines(g, c->machine_of);
+	s->pos = malloc((np + 1) * sizeof *s->pos);
+	s->state = calloc(np + 1, 1);
+	s->mach = calloc(s->nmach + 1, sizeof *s->mach);
+	s->finished = malloc((np + 1) * sizeof *s->finished);
+	s->runkey = malloc((np + 1) * sizeof *s->runkey);
+	s->runid = malloc((np + 1) * sizeof *s->runid);
+	s->nextkey = malloc((s->nmach + 1) * sizeof *s->nextkey);
+	s->nextslot = malloc((s->nmach + 1) * sizeof *s->nextslot);
+	s->nextpos = malloc((s->nmach + 1) * sizeof *s->nextpos);
+	s->arrkey = malloc((np + 1) * sizeof *s->arrkey);
+	s->arrid = malloc((np + 1) * sizeof *s->arrid);
+	if (!s->pos || !s->state || !s->mach || !s->finished || !s->runkey || !s->runid ||
+	    !s->nextkey || !s->nextslot || !s->nextpos || !s->arrkey || !s->arrid)
+		return -1;
+	/* Each machine's run heap is a slice as long as its process count. */
+	size_t off = 0;
+	for (size_t p = 0; p < np; p++)
+		s->mach[c->machine_of[p]].k++;
+	for (size_t m = 0; m < s->nmach; m++) {
+		s->mach[m].run = (struct heap){ s->runkey + off, s->runid + off, 0 };
+		off += s->mach[m].k;
+		s->mach[m].k = 0;
+	}
+	s->next = (struct iheap){ s->nextkey, s->nextslot, s->nextpos, 0 };
+	memset(s->nextpos, 0xff, (s->nmach + 1) * sizeof *s->nextpos);
+	s->arrivals = (struct heap){ s->arrkey, s->arrid, 0 };
+	for (size_t p = 0; p < np; p++)
+		s->pos[p] = g->first[p];
+	return 0;
+}
+
+int reweight_simulate(const struct cgraph *g, const struct pconfig *c, struct pwork *w,
+		      char *err, size_t errlen)
+{
+	struct sim s;
+	if (sim_init(&s, g, c, w) < 0) {
+		sim_free(&s);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t p = 0; p < g->tr->nproc; p++)
+		try_advance(&s, (uint32_t)p, 0, 0);
+	run(&s);
+	int rc = check_all_timed(g, s.pos, err, errlen);
+	sim_free(&s);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * analysis/report/page_parts.c - what the sections of the page share (see
+ * page_parts.h).
+ */
+#include "page_parts.h"
+
+#include "html.h"
+
+void report_figure_html(FILE *f, const struct report_figure *fig)
+{
+	char svg[128], sources[256];
+	snprintf(svg, sizeof svg, "%s.svg", fig->id);
+	if (fig->diagram)
+		snprintf(sources, sizeof sources, "%s.dot", fig->id);
+	else
+		snprintf(sources, sizeof sources, "%s.dat %s.gp", fig->id, fig->id);
+	html_figure(f, fig->id, svg, fig->made, fig->note, fig->caption, sources);
+}
+
+void report_table_begin(FILE *f, const struct report_run *r, const char *what,
+			const char *caption, const char *heads)
+{
+	char id[160];
+	snprintf(id, sizeof id, "%s-%s", r->spec->name, what);
+	html_table_begin(f, id, NULL, caption, heads);
+}
+
+void report_ref_cell(FILE *f, const struct report_refval *v, const char *fmt)
+{
+	char shown[64];
+	if (!v) {
+		html_cell_none(f);
+		return;
+	}
+	snprintf(shown, sizeof shown, fmt, v->value);
+	fprintf(f, "<td class=\"n\" data-v=\"%.10g\">%s%s</td>", v->value, shown,
+		v->uncertain ? " (?)" : "");
+}
+
+void report_panels(FILE *f, const struct report_page_data *d, enum report_place place,
+		   size_t run)
+{
+	for (size_t k = 0; k < d->o->next; k++)
+		if (d->o->ext[k].panel)
+			d->o->ext[k].panel(d->o->ext[k].ctx, f, d, place, run);
+}

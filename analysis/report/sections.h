@@ -1,0 +1,24 @@
+/*
+ * analysis/report/sections.h - the sections of the page, one file each:
+ * the summary (summary_section.c), a run's message statistics
+ * (stats_section.c), parallelism (parallel_section.c) and paths of
+ * causality (causality_section.c), the predictions across runs
+ * (cross_section.c) and the raw data (raw_section.c).  page.c puts them in
+ * order; they build on page_parts.h, never on the page.
+ */
+#ifndef DPM_ANALYSIS_REPORT_SECTIONS_H
+#define DPM_ANALYSIS_REPORT_SECTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "page_data.h"
+
+void report_section_summary(FILE *f, const struct report_page_data *d);
+void report_section_stats(FILE *f, const struct report_page_data *d, size_t i);
+void report_section_parallel(FILE *f, const struct report_page_data *d, size_t i);
+void report_section_causality(FILE *f, const struct report_page_data *d, size_t i);
+void report_section_cross(FILE *f, const struct report_page_data *d);
+void report_section_raw(FILE *f, const struct report_page_data *d);
+
+#endif
