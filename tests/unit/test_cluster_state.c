@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "cluster_net.h"
-#include "cluster_state.h"
+#include "qemu/cluster/cluster_net.h"
+#include "qemu/cluster/cluster_state.h"
 
 static char err[1024];
 

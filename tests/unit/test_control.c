@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "abi.h"
-#include "control.h"
-#include "trace.h"
+#include "kernel/abi.h"
+#include "qemu/control/control.h"
+#include "meter/trace.h"
 
 /* ---- fake nodes: every request is logged; a machine named "down" fails */
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "cluster_qemu.h"
-#include "disk.h"
-#include "fs_format.h"
+#include "qemu/cluster/cluster_qemu.h"
+#include "qemu/disk.h"
+#include "servers/fs/fs_format.h"
 
 static char dir[] = "/tmp/test_fs_disk.XXXXXX";
 static char img[256];
