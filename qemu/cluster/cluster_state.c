@@ -309,3 +309,45 @@ void member_status(const struct member *m, char *out, size_t size)
 	else
 		snprintf(out, size, "?");
 }
+
+static const char *kind_name(enum member_kind kind)
+{
+	return kind == MEMBER_SWITCH ? "switch" : kind == MEMBER_SERVICE ? "service" : "node";
+}
+
+static void field_or_dash(char *out, size_t size, int value)
+{
+	if (value > 0)
+		snprintf(out, size, "%d", value);
+	else
+		snprintf(out, size, "-");
+}
+
+void member_status_line(const struct member *m, int porcelain, char *out, size_t size)
+{
+	char id[16], pid[16], port[16], status[32], state[48];
+	field_or_dash(id, sizeof id, m->id);
+	field_or_dash(pid, sizeof pid, m->proc.pid);
+	field_or_dash(port, sizeof port, m->port);
+	member_status(m, status, sizeof status);
+	if (porcelain) {
+		snprintf(out, size, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", kind_name(m->kind), m->name, id,
+			 m->arch, pid, member_state_name(m), status, port);
+		return;
+	}
+	if (m->state == MEMBER_EXITED)
+		snprintf(state, sizeof state, "exited (%s)", status);
+	else
+		snprintf(state, sizeof state, "%s", member_state_name(m));
+	snprintf(out, size, "%-12s %-3s %-5s %-8s %-16s %s", m->name, id, m->arch, pid, state, port);
+}
+
+void cluster_status_line(pid_t supervisor, const char *state, int porcelain, const char *dir, char *out,
+			 size_t size)
+{
+	if (porcelain)
+		snprintf(out, size, "cluster\t-\t-\t-\t%d\t%s\t-\t-", (int)supervisor, state);
+	else
+		snprintf(out, size, "cluster in %s: %s (supervisor pid %d)", dir,
+			 strcmp(state, "gone") ? state : "supervisor gone", (int)supervisor);
+}

@@ -96,4 +96,15 @@ int state_live_processes(const struct cluster_state *st, struct proc_id *ids);
 const char *member_state_name(const struct member *m);
 void member_status(const struct member *m, char *out, size_t size);
 
+/* `dpm cluster status`'s lines (docs/cluster.md), without the newline:
+ * a member's (for people: name id arch pid state port in columns; with
+ * porcelain: kind name id arch pid state status port, tab-separated, '-'
+ * where a field does not apply), and the cluster's own, whose state is
+ * "up", "starting" or "gone" (porcelain: kind "cluster", the supervisor's
+ * pid). */
+#define STATE_LINE_MAX 256
+void member_status_line(const struct member *m, int porcelain, char *out, size_t size);
+void cluster_status_line(pid_t supervisor, const char *state, int porcelain, const char *dir, char *out,
+			 size_t size);
+
 #endif

@@ -5,7 +5,9 @@
  *
  * A process the state calls running but that is gone (its supervisor died
  * before it could note the end) shows as exited with an unknown status.
- * --porcelain prints tab-separated fields without a header for scripts.
+ * --porcelain prints tab-separated fields without a header for scripts:
+ * a first line for the cluster itself (its supervisor: up, starting or
+ * gone), then one a member, so scripts never read the state file.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -25,45 +27,15 @@ static struct member observed(const struct member *m)
 	return now;
 }
 
-static const char *kind_name(enum member_kind kind)
-{
-	return kind == MEMBER_SWITCH ? "switch" : kind == MEMBER_SERVICE ? "service" : "node";
-}
-
-static void field_or_dash(char *out, size_t size, int value)
-{
-	if (value > 0)
-		snprintf(out, size, "%d", value);
-	else
-		snprintf(out, size, "-");
-}
-
-static void print_member(const struct member *m, int porcelain)
-{
-	char id[16], pid[16], port[16], status[32], state[48];
-	field_or_dash(id, sizeof id, m->id);
-	field_or_dash(pid, sizeof pid, m->proc.pid);
-	field_or_dash(port, sizeof port, m->port);
-	member_status(m, status, sizeof status);
-	if (porcelain) {
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind_name(m->kind), m->name, id, m->arch,
-		       pid, member_state_name(m), status, port);
-		return;
-	}
-	if (m->state == MEMBER_EXITED)
-		snprintf(state, sizeof state, "exited (%s)", status);
-	else
-		snprintf(state, sizeof state, "%s", member_state_name(m));
-	printf("%-12s %-3s %-5s %-8s %-16s %s\n", m->name, id, m->arch, pid, state, port);
-}
-
 static const char status_usage[] =
 	"usage: dpm cluster status [--dir DIR] [--porcelain]\n\n"
 	"List the cluster's switch, host services and nodes: name, node id, arch, pid,\n"
 	"state (running, exited (STATUS), not-started, external) and service port.\n"
 	"STATUS is the QEMU exit status (65 and 67 are init's power-off codes) or the\n"
 	"signal that ended it.\n\n"
-	"  --porcelain   tab-separated, no header: kind name id arch pid state status port\n\n"
+	"  --porcelain   tab-separated, no header: kind name id arch pid state status port;\n"
+	"                first the cluster (kind 'cluster', pid the supervisor's, state up,\n"
+	"                starting or gone), then a line a member (docs/cluster.md)\n\n"
 	"Exit status: 0 the cluster runs, 1 no cluster (or its supervisor is gone).\n";
 
 int cluster_status_main(int argc, char **argv)
@@ -99,14 +71,16 @@ int cluster_status_main(int argc, char **argv)
 	if (r)
 		return r;
 	int alive = proc_alive(&st.supervisor);
-	if (!porcelain) {
-		printf("cluster in %s: %s (supervisor pid %d)\n", dir,
-		       !alive ? "supervisor gone" : st.ready ? "up" : "starting", (int)st.supervisor.pid);
+	char line[PATH_MAX + STATE_LINE_MAX]; /* the cluster line names dir */
+	cluster_status_line(st.supervisor.pid, !alive ? "gone" : st.ready ? "up" : "starting", porcelain, dir,
+			    line, sizeof line);
+	puts(line);
+	if (!porcelain)
 		printf("%-12s %-3s %-5s %-8s %-16s %s\n", "NAME", "ID", "ARCH", "PID", "STATE", "PORT");
-	}
 	for (int i = 0; i < st.nmembers; i++) {
 		struct member m = observed(&st.members[i]);
-		print_member(&m, porcelain);
+		member_status_line(&m, porcelain, line, sizeof line);
+		puts(line);
 	}
 	if (!alive) {
 		fprintf(stderr, "dpm cluster: the supervisor of the cluster in %s is gone; "

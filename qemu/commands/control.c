@@ -32,7 +32,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: dpm control [--dir DIR] [-f SCRIPT]\n\n"
+		"usage: dpm control [--dir DIR] [-f SCRIPT] [--porcelain]\n\n"
 		"Run and meter jobs on a running cluster: create processes suspended on its\n"
 		"nodes, meter them to a filter, start and stop them, fetch the log (seed 002's\n"
 		"controller; 'help' lists the commands, docs/control.md explains them).\n"
@@ -40,7 +40,11 @@ static void usage(FILE *out)
 		"from standard input.\n\n"
 		"  -f, --file SCRIPT   run the commands in SCRIPT, then leave\n"
 		"      --dir DIR       the cluster's state directory (default $DPM_CLUSTER_DIR,\n"
-		"                      else build/cluster)\n\n"
+		"                      else build/cluster)\n"
+		"      --porcelain     report created, acquired and ended processes as\n"
+		"                      tab-separated lines for scripts (docs/control.md):\n"
+		"                      created|acquired NAME ID MACHINE JOB, and\n"
+		"                      ended NAME ID MACHINE JOB REASON\n\n"
 		"Exit status: 0 every command succeeded, 1 one failed, 2 bad usage or a bad\n"
 		"command; 1 also when there is no cluster or the control hub refuses.\n");
 }
@@ -159,16 +163,18 @@ int control_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "file", required_argument, NULL, 'f' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "porcelain", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *script = NULL, *dir_option = NULL;
-	int opt;
+	int opt, porcelain = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f': script = optarg; break;
 		case 'd': dir_option = optarg; break;
+		case 'p': porcelain = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -195,6 +201,7 @@ int control_main(int argc, char **argv)
 	}
 	struct control_nodes ops = control_net_nodes(&n);
 	control_init(&c, &ops, dir);
+	c.porcelain = porcelain;
 	n.c = &c;
 	if (in)
 		run_stream(&c, in, script);

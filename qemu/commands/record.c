@@ -44,6 +44,7 @@ struct record_opts {
 	char flags[256];
 	char **argv;                /* PROGRAM ARGS... */
 	int quiet;
+	int porcelain;              /* created processes as tab-separated lines */
 };
 
 static volatile sig_atomic_t got_signal, signals;
@@ -74,7 +75,10 @@ static void usage(FILE *out)
 		"      --cluster FILE   the cluster file to boot, when none runs (default: 4 x86\n"
 		"                       nodes and a filter 'meter')\n"
 		"  -n, --nodes N        boot N nodes, when none runs\n"
-		"  -q, --quiet          no progress lines on stderr\n\n"
+		"  -q, --quiet          no progress lines on stderr\n"
+		"      --porcelain      report processes as dpm control --porcelain does\n"
+		"                       (created NAME ID MACHINE JOB, tab-separated); for\n"
+		"                       one PROGRAM the line goes to stderr, even with -q\n\n"
 		"Exit status: PROGRAM's own when it ended normally; 128+R when it ended\n"
 		"otherwise (R: 1 killed, 2-6 a fault, 7 its node went down); 126 when it could\n"
 		"not be created; 125 when record failed; 2 bad usage.  With -f: 0, 1 or 2 as\n"
@@ -330,10 +334,12 @@ static int record(const struct record_opts *o, const char *dir)
 	control_init(&c, &ops, dir);
 	n.c = &c;
 	FILE *quiet = fopen("/dev/null", "w");
+	c.porcelain = o->porcelain;
 	if (!o->script) {
 		c.terminal = c.out = quiet; /* the controller's chatter; the program's output: */
 		c.procout = stdout;
 		c.raw_output = 1;
+		c.reports = stderr; /* porcelain reports: stdout is the program's */
 	}
 	uint32_t start = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 8), end = start + 1;
 	const char *setflags[CONTROL_MAX_ARGS + 1] = { "setflags", JOB };
@@ -370,6 +376,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "filter", required_argument, NULL, 'L' }, { "dir", required_argument, NULL, 'd' },
 		{ "cluster", required_argument, NULL, 'c' }, { "nodes", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+		{ "porcelain", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -387,6 +394,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		case 'c': o->cluster_file = optarg; break;
 		case 'n': o->nodes = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'P': o->porcelain = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

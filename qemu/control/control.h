@@ -136,6 +136,8 @@ struct control {
 	FILE *err;                           /* messages: "where: what"    */
 	FILE *procout;                       /* processes' output and ends; NULL: out */
 	int raw_output;                      /* processes' output as written, unmarked */
+	int porcelain;                       /* process reports as tab-separated lines */
+	FILE *reports;                       /* porcelain reports; NULL: out */
 	int die_warned;                      /* the last command was a refused die */
 	int worst;                           /* worst result so far (exit status) */
 };

@@ -45,6 +45,22 @@ static void say(struct control *c, const char *fmt, ...)
 	fflush(c->out);
 }
 
+/* A process created or acquired (event "created", "acquired"): for people
+ * "process 'NAME' was EVENT: identifier = N.L"; with porcelain one line
+ * EVENT NAME N.L MACHINE JOB, tab-separated (docs/control.md). */
+static void report_process(struct control *c, const char *event, const struct cproc *p)
+{
+	unsigned node = (unsigned)(p->task >> 16), local = (unsigned)(p->task & 0xffff);
+	if (!c->porcelain) {
+		say(c, "process '%s' was %s: identifier = %u.%u\n", p->name, event, node, local);
+		return;
+	}
+	FILE *f = c->reports ? c->reports : c->out;
+	fprintf(f, "%s\t%s\t%u.%u\t%s\t%s\n", event, p->name, node, local, p->machine,
+		c->jobs[p->job].name);
+	fflush(f);
+}
+
 /* ---- lookups ---------------------------------------------------------- */
 
 static int find_filter(struct control *c, const char *name)
@@ -206,8 +222,7 @@ static enum control_result cmd_addprocess(struct control *c, int argc, char **ar
 	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_NEW };
 	snprintf(p->name, sizeof p->name, "%s", name);
 	snprintf(p->machine, sizeof p->machine, "%s", argv[2]);
-	say(c, "process '%s' was created: identifier = %u.%u\n", p->name, (unsigned)(task >> 16),
-	    (unsigned)(task & 0xffff));
+	report_process(c, "created", p);
 	return CR_OK;
 }
 
@@ -235,8 +250,7 @@ static enum control_result cmd_acquire(struct control *c, int argc, char **argv,
 	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_ACQUIRED };
 	snprintf(p->name, sizeof p->name, "%s.%lu", argv[2], pid);
 	snprintf(p->machine, sizeof p->machine, "%s", argv[2]);
-	say(c, "process '%s' was acquired: identifier = %u.%u\n", p->name, (unsigned)(task >> 16),
-	    (unsigned)(task & 0xffff));
+	report_process(c, "acquired", p);
 	return CR_OK;
 }
 
@@ -801,11 +815,15 @@ void control_process_ended(struct control *c, uint32_t task, uint32_t reason, in
 		snprintf(why, sizeof why, "normal, status %d", (int)status);
 	else
 		snprintf(why, sizeof why, "%s", abi_exit_reason_name(reason));
-	if (!c->raw_output) {
+	if (c->raw_output)
+		return;
+	if (c->porcelain)
+		fprintf(proc_stream(c), "ended\t%s\t%u.%u\t%s\t%s\t%s\n", p->name, (unsigned)(p->task >> 16),
+			(unsigned)(p->task & 0xffff), p->machine, c->jobs[p->job].name, why);
+	else
 		fprintf(proc_stream(c), "  DONE: process %s in job '%s' terminated: reason: %s\n", p->name,
 			c->jobs[p->job].name, why);
-		fflush(proc_stream(c));
-	}
+	fflush(proc_stream(c));
 }
 
 void control_init(struct control *c, const struct control_nodes *nodes, const char *state_dir)

@@ -82,9 +82,11 @@ cluster_file() {
 	} >"$path"
 }
 
-# created_ids FILE: the identifiers `dpm control` reported creating, in order.
+# created_ids FILE: the identifiers of the processes a `--porcelain` run of
+# `dpm control` or `dpm record -f` reported creating, in order
+# (docs/control.md: created NAME ID MACHINE JOB, tab-separated).
 created_ids() {
-	sed -n "s/^process '.*' was created: identifier = \([0-9]*\.[0-9]*\)$/\1/p" "$1"
+	awk -F'\t' '$1 == "created" { print $3 }' "$1"
 }
 
 # study_mtime: (unless it is there already) OUT/mtime.csv, the delivery-time table (docs/mtime.md) in
@@ -179,11 +181,11 @@ fs_users_script() {
 	} >"$file"
 }
 
-# fs_record PREFIX K: run PREFIX.ctl with `dpm record -f` (log PREFIX.log,
-# output PREFIX.out); fails unless all K users verified their data.
+# fs_record PREFIX K: run PREFIX.ctl with `dpm record -f --porcelain` (log
+# PREFIX.log, output PREFIX.out); fails unless all K users verified their data.
 fs_record() {
 	local prefix=$1 k=$2 verified
-	"$dpm" record --dir "$cluster_dir" -q -o "$prefix.log" -f "$prefix.ctl" >"$prefix.out" 2>&1 ||
+	"$dpm" record --dir "$cluster_dir" -q --porcelain -o "$prefix.log" -f "$prefix.ctl" >"$prefix.out" 2>&1 ||
 		die "the run $prefix failed (see $prefix.out)"
 	verified=$(grep -c "fsuser.*: .*verified" "$prefix.out" || true)
 	[ "$verified" = "$k" ] || die "$verified of $k users verified their data (see $prefix.out)"
