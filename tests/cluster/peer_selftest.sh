@@ -98,6 +98,13 @@ node_field() {
 		awk -F'\t' -v n="$2" -v c="$3" '$1 == "node" && $2 == n { print $c }'
 }
 
+# node_end NAME NODE: the node's state and status from one reading, as
+# STATE/STATUS (running/-, exited/65, ...).
+node_end() {
+	"$dpm" cluster status --dir "$base/$1" --porcelain 2>/dev/null |
+		awk -F'\t' -v n="$2" '$1 == "node" && $2 == n { print $6 "/" $7 }'
+}
+
 # kill_node NAME NODE: SIGKILL to the node's QEMU, as a crash would.
 kill_node() {
 	local pid; pid=$(node_field "$1" "$2" 5)
@@ -105,14 +112,20 @@ kill_node() {
 }
 
 # wait_node NAME NODE SECONDS: print its exit status once its QEMU has
-# exited, or 124 after killing it at the deadline.
+# exited, or 124 after killing it at the deadline.  A QEMU that is gone
+# but whose end the supervisor has not recorded yet shows as exited with
+# status "?" for a moment: that is waited out too.
 wait_node() {
-	local i st
+	local i st=""
 	for i in $(seq $(($3 * 10))); do
-		st=$(node_field "$1" "$2" 6)
-		[ "$st" = exited ] && { node_field "$1" "$2" 7; return; }
+		st=$(node_end "$1" "$2")
+		case $st in
+		"exited/?") ;;
+		exited/*) echo "${st#exited/}"; return ;;
+		esac
 		sleep 0.1
 	done
+	if [ "$st" = "exited/?" ]; then echo "?"; return; fi
 	kill_node "$1" "$2"
 	echo 124
 }
