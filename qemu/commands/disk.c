@@ -46,14 +46,11 @@ static int disk_create(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			usage(stderr);
-			return 2;
+			return usage(stderr), 2;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind != argc - 1) /* exactly one PATH */
+		return usage(stderr), 2;
 	char err[512];
 	if (disk_format(argv[optind], (uint32_t)size, force, err, sizeof err)) {
 		fprintf(stderr, "dpm disk create: %s\n", err);
