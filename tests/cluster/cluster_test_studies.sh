@@ -37,6 +37,8 @@ check "demo: ...and the TSP's" [ -s "$TEST_DIR/report/raw/tsp.log" ]
 check "demo: the servers are named in the names file" \
 	[ "$(grep -cE '^[0-9]+\.[0-9]+ (RI|DM|BM|DI) server$' "$demo/fs.names")" -eq 4 ]
 check "demo: ...and the 8 TSP servers" [ "$(grep -cE '^[0-9]+\.[0-9]+ s[1-8] server$' "$demo/tsp.names")" -eq 8 ]
+check "demo: ...and its 3 users, as dpm record --porcelain reported them created" \
+	[ "$(grep -cE '^[0-9]+\.[0-9]+ u[1-3] requestor$' "$demo/fs.names")" -eq 3 ]
 sends=$("$DPM" dump --csv "$demo/fs.log" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["type"] == "SEND" { n++ } END { print n + 0 }')
 check "demo: the file system's log holds its messages ($sends sends)" [ "$sends" -gt 100 ]
