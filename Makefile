@@ -87,14 +87,14 @@ bench: $(BENCH_TARGETS)
 # `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too.
 DEMO_ARCH ?= x86
 demo: all
-	@bash qemu/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
+	@bash qemu/scripts/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
 
 # The thesis's two studies on our own clusters (docs/studies.md): each
 # keeps its runs under build/study-*/runs and resumes where it stopped.
 study-fs: all
-	@bash qemu/study_fs.sh $(abspath $(DPM)) $(BUILD)/study-fs
+	@bash qemu/scripts/study_fs.sh $(abspath $(DPM)) $(BUILD)/study-fs
 study-tsp: all
-	@bash qemu/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
+	@bash qemu/scripts/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench

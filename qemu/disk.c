@@ -1,14 +1,14 @@
 /*
- * qemu/disk.c - `dpm disk create PATH [--size MIB]`: write a node's disk
- * image, a raw file holding an empty file system in the format of
- * kernel/abi/fs_disk.h (superblock, bitmap with the metadata blocks
- * marked used, an empty root directory).  The image is what a cluster
- * file's disk= key gives a node, so files outlive the node.  Refuses to
- * overwrite an existing file unless --force: an image holds someone's data.
+ * qemu/disk.c - a node's disk image (`dpm disk create`, whose command is
+ * qemu/commands/disk.c): a raw file holding an empty file system in the
+ * format of kernel/abi/fs_disk.h (superblock, bitmap with the metadata
+ * blocks marked used, an empty root directory).  The image is what a
+ * cluster file's disk= key gives a node, so files outlive the node.
+ * Refuses to overwrite an existing file unless forced: an image holds
+ * someone's data.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +17,6 @@
 #include "disk.h"
 #include "kernel/abi/fs_disk.h"
 
-#define DISK_DEFAULT_MIB 8
-#define DISK_MAX_MIB 2048
 
 static int write_block(int fd, uint32_t block, const void *data)
 {
@@ -77,70 +75,4 @@ int disk_format(const char *path, uint32_t size_mib, int force, char *err, size_
 		return -1;
 	}
 	return 0;
-}
-
-static void usage(FILE *to)
-{
-	fprintf(to, "usage: dpm disk create PATH [--size MIB] [--force]\n"
-		    "  write a disk image holding an empty file system (docs/fs.md)\n"
-		    "  --size MIB   image size, 1 to %d MiB (default %d)\n"
-		    "  --force      overwrite PATH if it exists\n", DISK_MAX_MIB, DISK_DEFAULT_MIB);
-}
-
-static int disk_create(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long size = DISK_DEFAULT_MIB;
-	int force = 0, c;
-	char *end;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:fh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c == 'f') {
-			force = 1;
-		} else if (c == 's') {
-			size = strtol(optarg, &end, 10);
-			if (*end || end == optarg || size < 1 || size > DISK_MAX_MIB) {
-				fprintf(stderr, "dpm disk create: --size must be 1 to %d MiB, not '%s'\n",
-					DISK_MAX_MIB, optarg);
-				return 2;
-			}
-		} else {
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
-	char err[512];
-	if (disk_format(argv[optind], (uint32_t)size, force, err, sizeof err)) {
-		fprintf(stderr, "dpm disk create: %s\n", err);
-		return 1;
-	}
-	struct fs_super s = fs_layout((uint32_t)(((uint64_t)size << 20) / FS_BLOCK));
-	printf("%s: %ld MiB, %u blocks of %u bytes, %u inodes, %u data blocks\n", argv[optind], size,
-	       s.nblocks, FS_BLOCK, s.ninodes - 1, s.nblocks - s.data_start);
-	return 0;
-}
-
-int disk_main(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "create"))
-		return disk_create(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	usage(stderr);
-	return 2;
 }

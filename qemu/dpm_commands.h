@@ -3,22 +3,22 @@
  *
  * One row per subcommand: name, entry point, one-line summary.  Each
  * component declares its entry points here and adds its row to
- * DPM_SUBCOMMANDS; qemu/dpm.c does the dispatching.
+ * DPM_SUBCOMMANDS; qemu/dpm.c holds the table, qemu/dispatch.c dispatches.
  */
 #ifndef DPM_COMMANDS_H
 #define DPM_COMMANDS_H
 
-int version_main(int argc, char **argv);
-int cluster_main(int argc, char **argv);    /* qemu/cluster.c */
+int version_main(int argc, char **argv);    /* qemu/commands/version.c */
+int cluster_main(int argc, char **argv);    /* qemu/commands/cluster.c */
 int filter_main(int argc, char **argv);     /* hostfilter/commands/filter.c */
 int dump_main(int argc, char **argv);       /* hostfilter/commands/dump.c */
-int parallel_main(int argc, char **argv);   /* analysis/parallel.c */
-int stats_main(int argc, char **argv);      /* analysis/stats_main.c */
-int causality_main(int argc, char **argv);  /* analysis/causality_main.c */
-int report_main(int argc, char **argv);     /* analysis/report_main.c */
-int disk_main(int argc, char **argv);       /* qemu/disk.c */
-int control_main(int argc, char **argv);    /* qemu/control_main.c */
-int record_main(int argc, char **argv);     /* qemu/record.c */
+int parallel_main(int argc, char **argv);   /* analysis/commands/parallel.c */
+int stats_main(int argc, char **argv);      /* analysis/commands/stats.c */
+int causality_main(int argc, char **argv);  /* analysis/commands/causality.c */
+int report_main(int argc, char **argv);     /* analysis/commands/report.c */
+int disk_main(int argc, char **argv);       /* qemu/commands/disk.c */
+int control_main(int argc, char **argv);    /* qemu/commands/control.c */
+int record_main(int argc, char **argv);     /* qemu/commands/record.c */
 
 #define DPM_SUBCOMMANDS \
 	{ "version", version_main, "print the version of dpm and its trace format" }, \

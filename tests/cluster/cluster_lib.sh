@@ -101,15 +101,21 @@ kill_when_asked() {
 	wait_until "$5" suite_ended "$d" "$suite"
 }
 
-# Pids recorded in DIR/state (the supervisor's and every process it started).
+# Pids of the cluster in DIR as `status --porcelain` lists them (the
+# supervisor's and every process it started).
 state_pids() {
-	awk '$1 == "node" { print $5 } $1 == "switch" { print $3 } $1 == "service" && $4 > 0 { print $4 }
-	     $1 == "supervisor" { print $2 }' "$1/state" 2>/dev/null
+	"$DPM" cluster status --dir "$1" --porcelain 2>/dev/null | awk -F'\t' '$5 != "-" { print $5 }'
 }
 
 # status_field DIR NAME COLUMN: a column of `status --porcelain` for NAME.
 status_field() {
 	"$DPM" cluster status --dir "$1" --porcelain 2>/dev/null | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
+}
+
+# cluster_state DIR: the cluster's own state in `status --porcelain`: up,
+# starting or gone (nothing when there is no cluster).
+cluster_state() {
+	"$DPM" cluster status --dir "$1" --porcelain 2>/dev/null | awk -F'\t' '$1 == "cluster" { print $6 }'
 }
 
 # Whether any of the pids still runs (zombies count as gone).

@@ -279,12 +279,16 @@ startjob tsp
 wait tsp 120
 getlog meter $TEST_DIR/work.log
 CTL
-"$DPM" control --dir "$fs" -f "$TEST_DIR/work.ctl" >"$out" 2>"$err"
+"$DPM" control --dir "$fs" --porcelain -f "$TEST_DIR/work.ctl" >"$out" 2>"$err"
 check "workloads: the script ran without a failed command" [ ! -s "$err" ]
+check "workloads: --porcelain reports every created process as created NAME ID MACHINE JOB" \
+	[ "$(awk -F'\t' '$1 == "created" && NF == 5 && $3 ~ /^[12]\.[0-9]+$/ { print $2, $4, $5 }' "$out" | tr '\n' ,)" \
+	= "fsstart n1 fs,fsuser n1 users,fsuser.2 n2 users,tsp n2 tsp," ]
+check "workloads: ...and no report for people" bash -c "! grep -q ' was created: ' '$out'"
 check "workloads: the file system came up, placed by the script" grep -q "^fsstart: fsstart: file system up: ri 1\.[0-9]* dm 1\.[0-9]* bm 2\.[0-9]* di 2\." "$out"
 check "workloads: both test users verified their files" [ "$(grep -c "fsuser.*: .*verified" "$out")" -eq 2 ]
 check "workloads: tsp found its tour" grep -q "^tsp: tour cost: " "$out"
-tsp_id=$(sed -n "s/^process 'tsp' was created: identifier = //p" "$out")
+tsp_id=$(awk -F'\t' '$1 == "created" && $2 == "tsp" { print $3 }' "$out")
 tsp_sends=$(csv "$TEST_DIR/work.log" 'c["type"] == "SEND" && c["src"] == "'"$tsp_id"'" { n++ } END { print n + 0 }')
 check "workloads: the tsp controller ($tsp_id) was traced: $tsp_sends sends" [ "$tsp_sends" -gt 10 ]
 tsp_served=$(csv "$TEST_DIR/work.log" 'c["type"] == "RECEIVE" && c["src"] == "'"$tsp_id"'" && c["task"] != "'"$tsp_id"'" { n++ } END { print n + 0 }')
@@ -309,10 +313,13 @@ check "record: ...with both nodes' traces in the log" \
 cf=$(new_cluster_dir record-file)
 printf 'service meter start="{dpm} filter --port {port} -o {dir}/meter.log"\nnode left id=1\nnode right id=2\n' \
 	>"$TEST_DIR/rec.cluster"
-printf 'x\n' | "$DPM" record --dir "$cf" -q --cluster "$TEST_DIR/rec.cluster" --on right -o "$TEST_DIR/file.log" -- pp cat >"$out" 2>"$err"
+printf 'x\n' | "$DPM" record --dir "$cf" -q --porcelain --cluster "$TEST_DIR/rec.cluster" --on right \
+	-o "$TEST_DIR/file.log" -- pp cat >"$out" 2>"$err"
 r=$?
 check "record --cluster FILE: runs on that cluster's node 'right', exit 0 (got $r)" [ "$r" -eq 0 ]
 check "record --cluster FILE: ...the program read its input" grep -qx "pp: 2 bytes" "$out"
+check "record --porcelain: the created process on stderr (created pp 2.N right record)" \
+	[ "$(awk -F'\t' '$1 == "created" && $2 == "pp" && $3 ~ /^2\.[0-9]+$/ && $4 == "right" && $5 == "record"' "$err" | wc -l)" -eq 1 ]
 check "record --cluster FILE: ...both nodes' marks in the log" \
 	[ "$(csv "$TEST_DIR/file.log" 'c["type"] == "MARK" { m[c["machine"]]++ } END { print length(m) }')" -eq 2 ]
 check "record --cluster FILE: ...the program's end traced on node 2" \

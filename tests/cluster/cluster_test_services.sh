@@ -14,7 +14,7 @@ service meter port=0 start="$DPM filter --port {port} -o {dir}/meter.log"
 CLUSTER
 out=$("$DPM" cluster up --dir "$d" -f "$TEST_DIR/svc.cluster"); rc=$?
 check "services: up with a started service (exit $rc)" [ "$rc" -eq 0 ]
-port=$(awk '$1 == "service" && $2 == "meter" { print $3 }' "$d/state")
+port=$(status_field "$d" meter 8)
 check "services: the state records a real port ($port)" [ "${port:-0}" -gt 0 ]
 check "services: up prints it" grep -qx "service meter on 127.0.0.1:$port" <<<"$out"
 check_that "services: status shows it running on that port" \
@@ -22,7 +22,7 @@ check_that "services: status shows it running on that port" \
 filter=$(status_field "$d" meter 5)
 node=$(status_field "$d" a 5)
 cmdline=$(tr '\0' ' ' <"/proc/$node/cmdline")
-ctl=$(awk '$1 == "service" && $2 == "ctl" { print $3 }' "$d/state")
+ctl=$(status_field "$d" ctl 8)
 check_that "services: the control hub 'ctl' comes with every cluster ($ctl)" \
 	'[ "${ctl:-0}" -gt 0 ] && [ "$(status_field "$d" ctl 6)" = running ]'
 check "services: the node's kernel gets host=meter:$port,ctl:$ctl" \

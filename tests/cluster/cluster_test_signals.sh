@@ -21,7 +21,7 @@ check "run: ...and nothing left" cluster_gone "$d"
 d=$(new_cluster_dir sigint)
 "$DPM" cluster run --dir "$d" --nodes 2 -- sleep 120 &
 runner=$!
-ready() { grep -qx "ready 1" "$d/state" 2>/dev/null; }
+ready() { [ "$(cluster_state "$d")" = up ]; }
 check "sigint: the cluster comes up" wait_until 60 ready
 pids=$(state_pids "$d")
 sleeper=$(pgrep -P "$runner" -x sleep)
@@ -35,7 +35,7 @@ check "sigint: nodes, switch and supervisor are gone" cluster_gone "$d" $pids
 d=$(new_cluster_dir sigterm)
 "$DPM" cluster up --dir "$d" --nodes 4 >/dev/null 2>&1 &
 up=$!
-started() { grep -q "^node n1 1 x86 [1-9]" "$d/state" 2>/dev/null; }
+started() { [[ $(status_field "$d" n1 5) == [1-9]* ]]; }
 check "sigterm: up starts nodes" wait_until 30 started
 pids=$(state_pids "$d")
 kill -TERM "$up"
@@ -47,7 +47,8 @@ check "sigterm: what up had started is stopped" cluster_gone "$d" $pids
 d=$(new_cluster_dir sigkill)
 "$DPM" cluster up --dir "$d" --nodes 2 --timeout 60 >/dev/null 2>&1 &
 up=$!
-check "sigkill: up starts the switch" wait_until 30 grep -q "^switch switch [1-9]" "$d/state"
+switch_started() { [[ $(status_field "$d" switch 5) == [1-9]* ]]; }
+check "sigkill: up starts the switch" wait_until 30 switch_started
 pids=$(state_pids "$d")
 kill -KILL "$up"
 wait "$up" 2>/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster_test_studies.sh - `make demo`, `make study-fs` and
-# `make study-tsp` (qemu/demo.sh, qemu/study_*.sh, docs/studies.md) end to
+# `make study-tsp` (qemu/scripts/demo.sh, qemu/scripts/study_*.sh, docs/studies.md) end to
 # end at small sizes:
 #  - the demo runs the file system with its users and TSP metered through
 #    control scripts, analyses both and writes the report with every
@@ -19,7 +19,7 @@ no_qemu_under() { ! pgrep -f "qemu-system.*$1" >/dev/null; }
 
 # ---- make demo ------------------------------------------------------------
 demo=$TEST_DIR/demo
-DEMO_USERS=3 DEMO_TSP="-n 9 -s 2" bash "$src/qemu/demo.sh" "$DPM" "$demo" "$TEST_DIR/report" \
+DEMO_USERS=3 DEMO_TSP="-n 9 -s 2" bash "$src/qemu/scripts/demo.sh" "$DPM" "$demo" "$TEST_DIR/report" \
 	>"$TEST_DIR/demo.out" 2>"$TEST_DIR/demo.err"
 check "demo: exits 0" [ $? -eq 0 ]
 check "demo: progress lines name each step" [ "$(grep -c '^demo: \[[1-7]/7\]' "$TEST_DIR/demo.err")" -eq 7 ]
@@ -37,6 +37,8 @@ check "demo: ...and the TSP's" [ -s "$TEST_DIR/report/raw/tsp.log" ]
 check "demo: the servers are named in the names file" \
 	[ "$(grep -cE '^[0-9]+\.[0-9]+ (RI|DM|BM|DI) server$' "$demo/fs.names")" -eq 4 ]
 check "demo: ...and the 8 TSP servers" [ "$(grep -cE '^[0-9]+\.[0-9]+ s[1-8] server$' "$demo/tsp.names")" -eq 8 ]
+check "demo: ...and its 3 users, as dpm record --porcelain reported them created" \
+	[ "$(grep -cE '^[0-9]+\.[0-9]+ u[1-3] requestor$' "$demo/fs.names")" -eq 3 ]
 sends=$("$DPM" dump --csv "$demo/fs.log" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["type"] == "SEND" { n++ } END { print n + 0 }')
 check "demo: the file system's log holds its messages ($sends sends)" [ "$sends" -gt 100 ]
@@ -44,7 +46,7 @@ check "demo: no node left running" no_qemu_under "$demo"
 
 # make demo DEMO_ARCH=mixed: nodes 2 and 4 are ARM, so the disk, the BM and
 # the DI are on an ARM node and the TSP's servers on both kinds.
-DEMO_USERS=2 DEMO_TSP="-n 8 -s 1" bash "$src/qemu/demo.sh" "$DPM" "$TEST_DIR/mixed" "$TEST_DIR/mixed-report" mixed \
+DEMO_USERS=2 DEMO_TSP="-n 8 -s 1" bash "$src/qemu/scripts/demo.sh" "$DPM" "$TEST_DIR/mixed" "$TEST_DIR/mixed-report" mixed \
 	>"$TEST_DIR/mixed.out" 2>"$TEST_DIR/mixed.err"
 check "demo mixed: exits 0" [ $? -eq 0 ]
 check "demo mixed: nodes 2 and 4 were ARM" \
@@ -55,7 +57,7 @@ check "demo mixed: no node left running" no_qemu_under "$TEST_DIR/mixed"
 
 # ---- make study-fs ------------------------------------------------------------
 fs=$TEST_DIR/study-fs
-fs_study() { STUDY_FS_USERS=2 STUDY_REPEATS=1 bash "$src/qemu/study_fs.sh" "$DPM" "$fs"; }
+fs_study() { STUDY_FS_USERS=2 STUDY_REPEATS=1 bash "$src/qemu/scripts/study_fs.sh" "$DPM" "$fs"; }
 fs_study >"$TEST_DIR/fs.out" 2>"$TEST_DIR/fs.err"
 check "study-fs: exits 0" [ $? -eq 0 ]
 check "study-fs: every run complete (A 1, 2, 4 users; B; C)" \
@@ -88,7 +90,7 @@ check "study-fs: ...and its run is complete again" [ -f "$fs/runs/C-u4-r1.done" 
 # ---- make study-tsp -----------------------------------------------------------
 tsp=$TEST_DIR/study-tsp
 STUDY_TSP_SIZES=8 STUDY_TSP_VERSIONS_N=8 STUDY_REPEATS=2 STUDY_MTIME_COUNT=500 \
-	bash "$src/qemu/study_tsp.sh" "$DPM" "$tsp" >"$TEST_DIR/tsp.out" 2>"$TEST_DIR/tsp.err"
+	bash "$src/qemu/scripts/study_tsp.sh" "$DPM" "$tsp" >"$TEST_DIR/tsp.out" 2>"$TEST_DIR/tsp.err"
 check "study-tsp: exits 0" [ $? -eq 0 ]
 check "study-tsp: 12 runs (versions 1-3, p = 4 and 8, twice)" [ "$(ls "$tsp"/runs/*.done | wc -l)" -eq 12 ]
 check "study-tsp: a run's names: the controller" [ "$(grep -c ' controller requestor$' "$tsp/runs/N8p8v1r1.names")" -eq 1 ]

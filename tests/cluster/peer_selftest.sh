@@ -14,64 +14,120 @@
 #   hostlink        selftest=hostlink: one node's host links through QEMU
 #                   user networking to guestfwd commands (cat: an echo
 #                   service; head -c 100: one that answers and closes)
-# Everything runs on unix sockets in a private directory; every process
-# started is killed on exit, and every wait is bounded.  Extra QEMU
-# arguments can be given in PEER_QEMU_ARGS (e.g. "-icount shift=0,sleep=off"),
-# extra kernel command-line words in PEER_KERNEL_ARGS (e.g. "peertimeout=60000").
-# Node logs stay in OUTDIR/peer/.  Ends with "peer: N passed, N failed".
+# The clusters are booted and stopped by `dpm cluster up/down` from cluster
+# files this script writes (DPM, else build/bin/dpm beside KERNEL's
+# build/x86): the same nodes, switch and process-group cleanup as every
+# other cluster.  The restart case runs node 2 in clusters of its own
+# (node 1 `boot=no` there, docs/cluster.md "Spanning several hosts"), each
+# joined to node 1's switch by a vde_plug, so that node 2 can be killed and
+# booted again while node 1 runs on.  The hostlink case needs no switch:
+# its one QEMU forwards to commands, which `dpm cluster` does not do.
+# Every wait is bounded, and every cluster and plug is stopped on exit.
+# Extra QEMU arguments can be given in PEER_QEMU_ARGS (e.g. "-icount
+# shift=0,sleep=off"; a wrapper first on PATH adds them), extra kernel
+# words in PEER_KERNEL_ARGS (e.g. "peertimeout=60000").  Each case's
+# cluster directory (its consoles, nN.console) stays in OUTDIR/peer/CASE.
+# Ends with "peer: N passed, N failed".
 set -u
 if [ $# -ne 2 ] || [ "$1" = --help ]; then
-	echo "usage: peer_selftest.sh OUTDIR KERNEL" >&2
+	echo "usage: [DPM=dpm] peer_selftest.sh OUTDIR KERNEL" >&2
 	exit 2
 fi
 out=$1 kernel=$2
 [ -r "$kernel" ] || { echo "peer_selftest.sh: no kernel at $kernel" >&2; exit 2; }
+kernel=$(realpath "$kernel")
+dpm=${DPM:-$(dirname "$kernel")/../bin/dpm}
+[ -x "$dpm" ] || { echo "peer_selftest.sh: no dpm at $dpm (set DPM)" >&2; exit 2; }
 mkdir -p "$out/peer"
-work=$(mktemp -d /tmp/dpm-peer.XXXXXX)
-declare -a qemu_pids=()
+base=$(realpath "$out/peer")
+unset DPM_CLUSTER_DIR
+declare -a dirs=() plugs=()
+hostlink_pid=""
 passed=0 failed=0
-case_name=none   # each case gets a switch directory of its own
 
-stop_all() {
+if [ -n "${PEER_QEMU_ARGS:-}" ]; then
+	mkdir -p "$base/bin"
+	printf '#!/usr/bin/env bash\n# PEER_QEMU_ARGS for every node\nexec %q "$@" %s\n' \
+		"$(command -v qemu-system-i386)" "$PEER_QEMU_ARGS" >"$base/bin/qemu-system-i386"
+	chmod +x "$base/bin/qemu-system-i386"
+	PATH=$base/bin:$PATH
+fi
+
+# unplug: stop every vde_plug joining two switches.
+unplug() {
 	local p
-	for p in "${qemu_pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	qemu_pids=()
-	if [ -r "$work/sw.pid" ]; then kill "$(cat "$work/sw.pid")" 2>/dev/null; rm -f "$work/sw.pid"; fi
+	for p in "${plugs[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	plugs=()
 }
-trap 'stop_all; rm -rf "$work"' EXIT
+
+# stop_all: unplug, then down every cluster this script booted (and, at
+# exit, any other cluster left under OUTDIR/peer).
+stop_all() {
+	local d
+	unplug
+	for d in "${dirs[@]}" ${1:+"$base"/*/}; do
+		[ -e "$d/state" ] && "$dpm" cluster down --dir "$d" >/dev/null 2>&1
+	done
+	dirs=()
+	if [ -n "$hostlink_pid" ]; then kill -KILL "$hostlink_pid" 2>/dev/null; wait "$hostlink_pid" 2>/dev/null; fi
+	hostlink_pid=""
+}
+trap 'stop_all everything' EXIT
 trap 'exit 130' INT TERM
 
-start_switch() {
-	rm -f "$out/peer/$case_name"-n*.log   # a stale log would be read as this run's
-	rm -rf "$work/sw-$case_name"
-	vde_switch -sock "$work/sw-$case_name" -daemon -pidfile "$work/sw.pid" || return 1
-	local i
-	for i in $(seq 50); do [ -S "$work/sw-$case_name/ctl" ] && return 0; sleep 0.1; done
-	return 1
+# node_line ID MODE [BOOT] [KERNEL-WORDS]: a cluster file's line for node nID.
+node_line() {
+	local words="${2:+selftest=$2} ${PEER_KERNEL_ARGS:-} ${4:-}"
+	words=$(echo $words) # one blank between words, none around
+	echo "node n$1 id=$1${3:+ boot=$3}${words:+ kernel=\"$words\"}"
 }
 
-# start_node N PEERS MODE CASE: one node in the background; its pid in qemu_pids[N].
-start_node() {
-	local n=$1 peers=$2 mode=$3 case=$4
-	# shellcheck disable=SC2086
-	qemu-system-i386 -kernel "$kernel" -append "node=$n peers=$peers ${mode:+selftest=$mode} ${PEER_KERNEL_ARGS:-}" \
-		-m 64 -display none -nodefaults -no-reboot -serial "file:$out/peer/$case-n$n.log" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-netdev vde,sock="$work/sw-$case_name",id=lan \
-		-device virtio-net-pci,netdev=lan,mac=52:54:00:00:00:$(printf %02x "$n") \
-		${PEER_QEMU_ARGS:-} </dev/null >"$work/qemu-n$n.err" 2>&1 &
-	qemu_pids[$n]=$!
+# up NAME LINE...: boot a cluster of the nodes LINE... (node_line's) in
+# OUTDIR/peer/NAME; its file is NAME.cluster beside it, up's output NAME.up.
+up() {
+	local d=$base/$1; shift
+	rm -rf "$d" && mkdir -p "$d"
+	printf '%s\n' "$@" >"$d.cluster"
+	dirs+=("$d")
+	"$dpm" cluster up --dir "$d" -f "$d.cluster" --kernel "$kernel" --no-services >"$d.up" 2>&1
 }
 
-# wait_node N SECONDS: its exit status, or 124 after killing it at the deadline.
+# node_field NAME NODE COLUMN: a column of `dpm cluster status --porcelain`.
+node_field() {
+	"$dpm" cluster status --dir "$base/$1" --porcelain 2>/dev/null |
+		awk -F'\t' -v n="$2" -v c="$3" '$1 == "node" && $2 == n { print $c }'
+}
+
+# node_end NAME NODE: the node's state and status from one reading, as
+# STATE/STATUS (running/-, exited/65, ...).
+node_end() {
+	"$dpm" cluster status --dir "$base/$1" --porcelain 2>/dev/null |
+		awk -F'\t' -v n="$2" '$1 == "node" && $2 == n { print $6 "/" $7 }'
+}
+
+# kill_node NAME NODE: SIGKILL to the node's QEMU, as a crash would.
+kill_node() {
+	local pid; pid=$(node_field "$1" "$2" 5)
+	[[ $pid == [1-9]* ]] && kill -KILL "$pid"
+}
+
+# wait_node NAME NODE SECONDS: print its exit status once its QEMU has
+# exited, or 124 after killing it at the deadline.  A QEMU that is gone
+# but whose end the supervisor has not recorded yet shows as exited with
+# status "?" for a moment: that is waited out too.
 wait_node() {
-	local pid=${qemu_pids[$1]} i
-	for i in $(seq $(($2 * 10))); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid"; return $?; }
+	local i st=""
+	for i in $(seq $(($3 * 10))); do
+		st=$(node_end "$1" "$2")
+		case $st in
+		"exited/?") ;;
+		exited/*) echo "${st#exited/}"; return ;;
+		esac
 		sleep 0.1
 	done
-	kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-	return 124
+	if [ "$st" = "exited/?" ]; then echo "?"; return; fi
+	kill_node "$1" "$2"
+	echo 124
 }
 
 # wait_lines FILE TEXT COUNT SECONDS: 0 once FILE has COUNT lines containing TEXT.
@@ -94,31 +150,14 @@ result() {
 	fi
 }
 
-show_node1() { grep '^peer selftest' "$out/peer/$1-n1.log" | sed 's/^/#   /'; }
+show_node1() { grep '^peer selftest' "$base/$1/n1.console" | sed 's/^/#   /'; }
 
-# wait_plugged COUNT: until the switch has COUNT ports (one "PORT.FD"
-# socket each in its directory), at most 10 s.  Nodes plug in one at a
-# time, as `dpm cluster up` does them: vde_switch confuses ports that plugs
-# ask for at once (docs/network.md).
-wait_plugged() {
-	local i
-	for i in $(seq 100); do
-		[ "$(ls -A "$work/sw-$case_name" | grep -cE '^[0-9]{3,}\.[0-9]+$')" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# start_case NAME NODES MODE: a fresh switch and NODES nodes, plugged in one
-# at a time; 1 if no switch.
+# start_case NAME NODES MODE: a cluster of NODES nodes running self-test
+# MODE; `up` plugs them into the switch one at a time (docs/cluster.md).
 start_case() {
-	local n peers; peers=$(seq -s, 1 "$2")
-	case_name=$1
-	start_switch || return 1
-	for n in $(seq "$2"); do
-		start_node "$n" "$peers" "$3" "$1"
-		wait_plugged "$n" || echo "# peer: node $n did not plug into the switch within 10 s"
-	done
+	local n lines=()
+	for n in $(seq "$2"); do lines+=("$(node_line "$n" "$3")"); done
+	up "$1" "${lines[@]}"
 }
 
 # expect_success NAME NODES SKIP SECONDS: append to $bad every node but SKIP
@@ -127,14 +166,14 @@ expect_success() {
 	local n rc
 	for n in $(seq "$2"); do
 		[ "$n" -eq "$3" ] && continue
-		wait_node "$n" "$4"; rc=$?
-		[ "$rc" -eq 65 ] || bad="$bad node $n exited $rc (log $out/peer/$1-n$n.log);"
+		rc=$(wait_node "$1" "n$n" "$4")
+		[ "$rc" = 65 ] || bad="$bad node $n exited $rc (log $base/$1/n$n.console);"
 	done
 }
 
 case_echo() {
 	local nodes=$1 name=echo-$1 bad=""
-	start_case "$name" "$nodes" peer || { result 1 "$name" "vde_switch did not start"; return; }
+	start_case "$name" "$nodes" peer || { stop_all; result 1 "$name" "the cluster did not come up ($base/$name.up)"; return; }
 	expect_success "$name" "$nodes" 0 90
 	stop_all
 	show_node1 "$name"
@@ -143,14 +182,14 @@ case_echo() {
 
 case_kill() {
 	local nodes=$1 name=kill-$1 bad="" t0 t1
-	local log1="$out/peer/$name-n1.log"
-	start_case "$name" "$nodes" peerkill || { result 1 "$name" "vde_switch did not start"; return; }
+	local log1="$base/$name/n1.console"
+	start_case "$name" "$nodes" peerkill || { stop_all; result 1 "$name" "the cluster did not come up ($base/$name.up)"; return; }
 	if ! wait_line "$log1" "kill node 2 now" 60; then
 		stop_all
 		result 1 "$name" "node 1 never saw all peers up (log $log1)"
 		return
 	fi
-	kill -KILL "${qemu_pids[2]}"; wait "${qemu_pids[2]}" 2>/dev/null
+	kill_node "$name" n2
 	t0=$(date +%s%N)
 	wait_line "$log1" "node 2 down" 30 || bad="$bad node 1 never declared node 2 down;"
 	t1=$(date +%s%N)
@@ -161,17 +200,29 @@ case_kill() {
 	result "${#bad}" "$name: node 2 killed, node 1 gets E_NODEDOWN, the others go on" "$bad"
 }
 
+# node2_cluster NAME: node 2 alone in cluster NAME (node 1 boot=no), its
+# switch joined to the restart case's by a vde_plug.
+node2_cluster() {
+	up "$1" "$(node_line 1 "" no)" "$(node_line 2 "")" || return 1
+	vde_plug "vde://$base/restart/switch" "vde://$base/$1/switch" </dev/null >"$base/$1.plug" 2>&1 &
+	plugs+=($!)
+}
+
+# restart: node 1 with a peertimeout of 8 s, so that node 2 booted again
+# right after a kill (a cluster up and a plug: more than QEMU alone) finds
+# node 1 still holding it up, whatever the host's load.
 case_restart() {
 	local name=restart bad=""
-	local log1="$out/peer/$name-n1.log"
-	start_case "$name" 2 "" || { result 1 "$name" "vde_switch did not start"; return; }
+	local log1="$base/$name/n1.console"
+	up "$name" "$(node_line 1 "" "" peertimeout=8000)" "$(node_line 2 "" no)" &&
+		node2_cluster restart-2a || { stop_all; result 1 "$name" "the clusters did not come up ($base/$name*.up)"; return; }
 	wait_line "$log1" "node 2 up" 30 || bad="$bad node 2 never came up;"
-	kill -KILL "${qemu_pids[2]}"; wait "${qemu_pids[2]}" 2>/dev/null
+	kill_node restart-2a n2
 	wait_line "$log1" "node 2 down: silent" 30 || bad="$bad the killed node 2 was not declared down;"
-	start_node 2 1,2 "" "$name-again"
+	node2_cluster restart-2b || bad="$bad node 2 could not be booted again ($base/restart-2b.up);"
 	wait_lines "$log1" "node 2 up" 2 30 || bad="$bad the restarted node 2 did not come up again;"
-	kill -KILL "${qemu_pids[2]}"; wait "${qemu_pids[2]}" 2>/dev/null
-	start_node 2 1,2 "" "$name-third"
+	kill_node restart-2b n2
+	node2_cluster restart-2c || bad="$bad node 2 could not be booted a third time ($base/restart-2c.up);"
 	wait_line "$log1" "node 2 down: reset by the other side" 30 ||
 		bad="$bad node 2 restarted while up was not declared down;"
 	wait_lines "$log1" "node 2 up" 3 30 || bad="$bad node 2 restarted while up did not come up again;"
@@ -181,20 +232,26 @@ case_restart() {
 }
 
 case_hostlink() {
-	local name=hostlink bad="" rc
-	rm -f "$out/peer/$name-n3.log"
+	local name=hostlink bad="" rc i
+	local log="$base/$name/n3.console"
+	rm -rf "$base/$name" && mkdir -p "$base/$name"
+	# shellcheck disable=SC2086
 	qemu-system-i386 -kernel "$kernel" \
 		-append "node=3 host=echo:7001,short:7002 selftest=hostlink ${PEER_KERNEL_ARGS:-}" \
-		-m 64 -display none -nodefaults -no-reboot -serial "file:$out/peer/$name-n3.log" \
+		-m 64 -display none -nodefaults -no-reboot -serial "file:$log" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-netdev "user,id=host,restrict=on,guestfwd=tcp:10.0.2.100:7001-cmd:cat,guestfwd=tcp:10.0.2.100:7002-cmd:head -c 100" \
 		-device virtio-net-pci,netdev=host,mac=52:54:00:00:01:03 \
-		</dev/null >"$work/qemu-hostlink.err" 2>&1 &
-	qemu_pids[3]=$!
-	wait_node 3 60; rc=$?
-	[ "$rc" -eq 65 ] || bad="node 3 exited $rc (log $out/peer/$name-n3.log)"
+		</dev/null >"$base/$name/qemu.err" 2>&1 &
+	hostlink_pid=$!
+	rc=124
+	for i in $(seq 600); do
+		kill -0 "$hostlink_pid" 2>/dev/null || { wait "$hostlink_pid"; rc=$?; hostlink_pid=""; break; }
+		sleep 0.1
+	done
+	[ "$rc" -eq 65 ] || bad="node 3 exited $rc (log $log)"
 	stop_all
-	grep '^hostlink selftest' "$out/peer/$name-n3.log" | sed 's/^/#   /'
+	grep '^hostlink selftest' "$log" | sed 's/^/#   /'
 	result "${#bad}" "$name: echo, backpressure and a closed link to host services" "$bad"
 }
 
@@ -204,6 +261,12 @@ case_kill 2
 case_kill 4
 case_restart
 case_hostlink
+stop_all everything
+if pgrep -f -- "$base/" >/dev/null; then
+	result 1 "cleanup: nothing left running" "$(pgrep -af -- "$base/" | head -3)"
+else
+	result 0 "cleanup: no node, switch or plug left running"
+fi
 
 echo "$passed $failed" > "$out/peer.count"
 echo "peer: $passed passed, $failed failed"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "qemu/cluster_file.h"
+#include "qemu/cluster/cluster_file.h"
 
 static struct cluster_spec spec;
 static char err[1024];
@@ -33,7 +33,7 @@ static void test_default_file_is_four_idle_x86_nodes_and_a_filter(void **state)
 {
 	(void)state;
 	struct cluster_spec s;
-	assert_int_equal(cluster_load("qemu/default.cluster", &s, err, sizeof err), 0);
+	assert_int_equal(cluster_load("qemu/cluster/default.cluster", &s, err, sizeof err), 0);
 	assert_int_equal(s.nnodes, 4);
 	assert_int_equal(s.nservices, 1);
 	assert_string_equal(s.services[0].name, "meter");

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "qemu/cluster_qemu.h"
+#include "qemu/cluster/cluster_qemu.h"
 
 static struct cluster_spec spec;
 static struct qemu_command cmd;

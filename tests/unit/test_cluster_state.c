@@ -1,6 +1,7 @@
 /*
  * tests/unit/test_cluster_state.c - the state file (exact text, round trip,
- * malformed files), cleaning a state directory, recognising processes by
+ * malformed files), `dpm cluster status`'s lines for people and for
+ * scripts (--porcelain), cleaning a state directory, recognising processes by
  * pid and start time, stopping them, the 127.0.0.1 port checks and reading
  * the switch's ports.
  */
@@ -20,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "qemu/cluster_net.h"
-#include "qemu/cluster_state.h"
+#include "qemu/cluster/cluster_net.h"
+#include "qemu/cluster/cluster_state.h"
 
 static char err[1024];
 
@@ -68,6 +69,47 @@ static void test_states_and_statuses_in_words(void **state)
 		member_status(&st.members[i], status, sizeof status);
 		assert_string_equal(status, statuses[i]);
 	}
+}
+
+/* Each member of sample_text as `status` prints it, then the same with
+ * --porcelain; and the cluster's own line in both forms. */
+static void test_status_lines_for_people_and_scripts(void **state)
+{
+	(void)state;
+	static const char *const people[] = {
+		"switch       -   vde   101      running          -",
+		"meter        -   -     102      running          40001",
+		"ctl          -   -     -        external         7001",
+		"n1           1   x86   103      running          -",
+		"n2           2   x86   104      exited (65)      -",
+		"n3           3   x86   105      exited (SIGKILL) -",
+		"n4           4   x86   -        not-started      -",
+	};
+	static const char *const porcelain[] = {
+		"switch\tswitch\t-\tvde\t101\trunning\t-\t-",
+		"service\tmeter\t-\t-\t102\trunning\t-\t40001",
+		"service\tctl\t-\t-\t-\texternal\t-\t7001",
+		"node\tn1\t1\tx86\t103\trunning\t-\t-",
+		"node\tn2\t2\tx86\t104\texited\t65\t-",
+		"node\tn3\t3\tx86\t105\texited\tSIGKILL\t-",
+		"node\tn4\t4\tx86\t-\tnot-started\t-\t-",
+	};
+	struct cluster_state st;
+	char line[STATE_LINE_MAX];
+	assert_int_equal(state_parse("state", sample_text, &st, err, sizeof err), 0);
+	assert_int_equal(st.nmembers, 7);
+	for (int i = 0; i < st.nmembers; i++) {
+		member_status_line(&st.members[i], 0, line, sizeof line);
+		assert_string_equal(line, people[i]);
+		member_status_line(&st.members[i], 1, line, sizeof line);
+		assert_string_equal(line, porcelain[i]);
+	}
+	cluster_status_line(100, "up", 0, "/c", line, sizeof line);
+	assert_string_equal(line, "cluster in /c: up (supervisor pid 100)");
+	cluster_status_line(100, "gone", 0, "/c", line, sizeof line);
+	assert_string_equal(line, "cluster in /c: supervisor gone (supervisor pid 100)");
+	cluster_status_line(100, "starting", 1, "/c", line, sizeof line);
+	assert_string_equal(line, "cluster\t-\t-\t-\t100\tstarting\t-\t-");
 }
 
 static void test_find_node_by_name_or_id(void **state)
@@ -348,6 +390,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_is_exact),
 		cmocka_unit_test(test_states_and_statuses_in_words),
+		cmocka_unit_test(test_status_lines_for_people_and_scripts),
 		cmocka_unit_test(test_find_node_by_name_or_id),
 		cmocka_unit_test(test_malformed_state_files),
 		cmocka_unit_test(test_save_load_and_clean),

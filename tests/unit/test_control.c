@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "kernel/abi/calls.h"
-#include "qemu/control.h"
+#include "qemu/control/control.h"
 #include "kernel/abi/trace.h"
 
 /* ---- fake nodes: every request is logged; a machine named "down" fails */
@@ -391,6 +391,42 @@ static void test_acquired_is_only_metered(void **state)
 	assert_string_equal(errs(), "t: '0' is not a process identifier (1 to 65535)\n");
 }
 
+/* --porcelain: created, acquired and ended processes as tab-separated
+ * lines (docs/control.md), to the reports stream when one is set; every
+ * other line as for people. */
+static void test_porcelain_reports(void **state)
+{
+	(void)state;
+	ctl.porcelain = 1;
+	assert_int_equal(run("filter meter"), CR_OK);
+	assert_int_equal(run("newjob foo"), CR_OK);
+	assert_int_equal(run("addprocess foo n1 A"), CR_OK);
+	assert_int_equal(run("addprocess foo n2 A"), CR_OK);
+	assert_int_equal(run("acquire foo n3 7"), CR_OK);
+	assert_string_equal(out(), "filter 'meter' is the cluster's host service 'meter': log /tmp/cluster/meter.log\n"
+				   "created\tA\t1.5\tn1\tfoo\n"
+				   "created\tA.2\t2.6\tn2\tfoo\n"
+				   "acquired\tn3.7\t3.7\tn3\tfoo\n");
+	assert_int_equal(run("startjob foo"), CR_OK);
+	out();
+	control_process_output(&ctl, 0x10005, "hi\n", 3);
+	control_process_ended(&ctl, 0x10005, EXIT_NORMAL, 3);
+	control_process_ended(&ctl, 0x20006, EXIT_KILLED, 0);
+	assert_string_equal(out(), "A: hi\n"
+				   "ended\tA\t1.5\tn1\tfoo\tnormal, status 3\n"
+				   "ended\tA.2\t2.6\tn2\tfoo\tkilled\n");
+	char *reports_text = NULL;
+	size_t reports_len = 0;
+	ctl.reports = open_memstream(&reports_text, &reports_len);
+	assert_int_equal(run("addprocess foo n1 B"), CR_OK);
+	fclose(ctl.reports);
+	ctl.reports = NULL;
+	assert_string_equal(reports_text, "created\tB\t1.7\tn1\tfoo\n");
+	assert_string_equal(out(), "");
+	free(reports_text);
+	assert_string_equal(errs(), "");
+}
+
 static void test_bad_commands(void **state)
 {
 	(void)state;
@@ -500,6 +536,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_running_cannot_be_started_or_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ended_process_is_removable_and_inactive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_acquired_is_only_metered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_porcelain_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_die_warns_once_while_active, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_source_nesting_and_sink, setup, teardown),

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "qemu/cluster_qemu.h"
+#include "qemu/cluster/cluster_qemu.h"
 #include "qemu/disk.h"
 #include "kernel/abi/fs_disk.h"
 

@@ -48,6 +48,7 @@ struct layer_order {
 };
 static const struct layer_order layer_orders[] = {
 	{ "hostfilter", { "hostfilter/tracelog", "hostfilter/filter", "hostfilter/commands", NULL } },
+	{ "qemu", { "qemu/cluster", "qemu/control", "qemu/commands", NULL } },
 	{ "analysis", { "analysis/model", "analysis/report", "analysis/studies", "analysis/commands",
 			NULL } },
 };

@@ -1,0 +1,546 @@
+/*
+ * qemu/commands/cluster_hub.c - `dpm cluster hub`: the cluster's control hub, the
+ * host service `ctl` that `dpm cluster up` starts for every cluster
+ * (docs/control.md).
+ *
+ * The nodes' agents (ctld) reach it through their host links, which QEMU
+ * forwards to 127.0.0.1:PORT; controllers (`dpm control`, `dpm record`)
+ * connect to the same port and must first show the cluster's secret
+ * (DIR/secret, which only its owner can read).  The hub passes each
+ * controller's requests on to the node they name, renumbered so that the
+ * replies find their way back, and sends each controller the reports
+ * (output, ends) of the processes it created or acquired; only that
+ * controller may control them.  When a node's agent goes away, the
+ * requests waiting on it fail with E_NODEDOWN and its processes are
+ * reported ended (node down).  A connection that neither says HELLO nor
+ * shows the right secret is refused, and the refusal logged on stderr,
+ * which the cluster keeps in DIR/ctl.service.log.
+ *
+ * One poll loop; every socket non-blocking; every table fixed.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kernel/abi/calls.h"
+#include "qemu/cluster/cluster_dir.h"
+#include "cluster_commands.h"
+#include "qemu/control/ctl_wire.h"
+
+#define HUB_MAX_CONNS 48
+#define HUB_MAX_PENDING 512
+#define HUB_MAX_OWNED 512
+#define CONTROLLER_TX_LIMIT (16u << 20) /* a controller that stops reading is dropped */
+
+enum conn_kind { CONN_NEW, CONN_NODE, CONN_CONTROLLER, CONN_CLOSING };
+
+struct conn {
+	int in_use;
+	enum conn_kind kind;
+	struct ctl_wire w;
+	uint32_t serial;      /* unique per connection, so a reused slot is not mistaken */
+	uint32_t node;        /* CONN_NODE: its id */
+	char peer[32];        /* 127.0.0.1:PORT, for the log */
+};
+
+/* A request forwarded to a node, waiting for its reply. */
+struct pending {
+	int in_use;
+	uint32_t hub_id;      /* the id the node sees */
+	uint32_t id;          /* the controller's own id */
+	uint32_t controller;  /* serial of the controller that asked */
+	uint32_t node, type;
+};
+
+/* A process a controller created or acquired. */
+struct owned {
+	int in_use;
+	uint32_t task;
+	uint32_t controller;  /* serial */
+};
+
+struct hub {
+	int listener;
+	char secret[CTL_SECRET_HEX + 1];
+	struct conn conns[HUB_MAX_CONNS];
+	struct pending pending[HUB_MAX_PENDING];
+	struct owned owned[HUB_MAX_OWNED];
+	uint32_t next_serial, next_id;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void logf_hub(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void logf_hub(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("dpm cluster hub: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static struct conn *by_serial(struct hub *h, uint32_t serial)
+{
+	for (int i = 0; i < HUB_MAX_CONNS; i++)
+		if (h->conns[i].in_use && h->conns[i].serial == serial)
+			return &h->conns[i];
+	return NULL;
+}
+
+static struct conn *node_conn(struct hub *h, uint32_t node)
+{
+	for (int i = 0; i < HUB_MAX_CONNS; i++)
+		if (h->conns[i].in_use && h->conns[i].kind == CONN_NODE && h->conns[i].node == node)
+			return &h->conns[i];
+	return NULL;
+}
+
+static struct owned *owner_of(struct hub *h, uint32_t task)
+{
+	for (int i = 0; i < HUB_MAX_OWNED; i++)
+		if (h->owned[i].in_use && h->owned[i].task == task)
+			return &h->owned[i];
+	return NULL;
+}
+
+static int own(struct hub *h, uint32_t task, uint32_t controller)
+{
+	for (int i = 0; i < HUB_MAX_OWNED; i++)
+		if (!h->owned[i].in_use) {
+			h->owned[i] = (struct owned){ 1, task, controller };
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- sending --------------------------------------------------------------- */
+
+static void close_conn(struct hub *h, struct conn *c, const char *why);
+
+static void send_to(struct hub *h, struct conn *c, const struct ctl_frame *f, const void *payload)
+{
+	if (c->kind == CONN_CLOSING)
+		return;
+	if (ctl_wire_send(&c->w, f, payload) < 0)
+		close_conn(h, c, "it does not read what it is sent");
+}
+
+static void reply_to(struct hub *h, struct conn *c, uint32_t id, int32_t status, uint32_t task)
+{
+	struct ctl_frame f = ctl_frame_make(CTL_REPLY, id, 0, task);
+	f.a = (uint32_t)status;
+	send_to(h, c, &f, NULL);
+}
+
+/* ---- a node's agent going away ---------------------------------------------- */
+
+static void node_gone(struct hub *h, uint32_t node)
+{
+	for (int i = 0; i < HUB_MAX_PENDING; i++) {
+		struct pending *p = &h->pending[i];
+		if (!p->in_use || p->node != node)
+			continue;
+		struct conn *c = by_serial(h, p->controller);
+		if (c)
+			reply_to(h, c, p->id, E_NODEDOWN, 0);
+		p->in_use = 0;
+	}
+	for (int i = 0; i < HUB_MAX_OWNED; i++) {
+		struct owned *o = &h->owned[i];
+		if (!o->in_use || (o->task >> 16) != node)
+			continue;
+		struct conn *c = by_serial(h, o->controller);
+		if (c) {
+			struct ctl_frame f = ctl_frame_make(CTL_END, 0, node, o->task);
+			f.a = EXIT_NODE_DOWN;
+			send_to(h, c, &f, NULL);
+		}
+		o->in_use = 0;
+	}
+}
+
+static void controller_gone(struct hub *h, uint32_t serial)
+{
+	for (int i = 0; i < HUB_MAX_PENDING; i++)
+		if (h->pending[i].in_use && h->pending[i].controller == serial)
+			h->pending[i].in_use = 0; /* its replies are dropped when they come */
+	for (int i = 0; i < HUB_MAX_OWNED; i++)
+		if (h->owned[i].in_use && h->owned[i].controller == serial)
+			h->owned[i].in_use = 0;
+}
+
+static void close_conn(struct hub *h, struct conn *c, const char *why)
+{
+	if (c->kind == CONN_CLOSING)
+		return;
+	if (c->kind == CONN_NODE) {
+		logf_hub("node %u's agent (%s) left: %s", (unsigned)c->node, c->peer, why);
+		node_gone(h, c->node);
+	} else if (c->kind == CONN_CONTROLLER) {
+		logf_hub("controller %s left: %s", c->peer, why);
+		controller_gone(h, c->serial);
+	} else if (why) {
+		logf_hub("connection from %s closed: %s", c->peer, why);
+	}
+	c->kind = CONN_CLOSING; /* freed after this round, its last bytes sent */
+}
+
+static void refuse(struct hub *h, struct conn *c, uint32_t id, int32_t status, const char *why)
+{
+	logf_hub("refused the connection from %s: %s", c->peer, why);
+	reply_to(h, c, id, status, 0);
+	ctl_wire_flush(&c->w);
+	c->kind = CONN_CLOSING;
+}
+
+/* ---- frames from new connections --------------------------------------------- */
+
+static int secret_matches(const struct hub *h, const uint8_t *payload, uint32_t len)
+{
+	unsigned diff = len != CTL_SECRET_HEX;
+	for (uint32_t i = 0; i < CTL_SECRET_HEX; i++)
+		diff |= (unsigned)(i < len ? payload[i] : 0) ^ (unsigned char)h->secret[i];
+	return diff == 0;
+}
+
+static void hello(struct hub *h, struct conn *c, const struct ctl_frame *f)
+{
+	struct conn *other = node_conn(h, f->node);
+	if (f->node == 0 || f->node > 0xff) {
+		refuse(h, c, 0, E_INVAL, "HELLO from an impossible node id");
+		return;
+	}
+	if (other && other != c) {
+		char why[96];
+		snprintf(why, sizeof why, "node %u already has an agent (%s)", (unsigned)f->node,
+			 other->peer);
+		refuse(h, c, 0, E_STATE, why);
+		return;
+	}
+	if (c->kind == CONN_NODE) /* the agent started again: what it had is gone */
+		node_gone(h, c->node);
+	c->kind = CONN_NODE;
+	c->node = f->node;
+	logf_hub("node %u's agent connected (%s)", (unsigned)f->node, c->peer);
+}
+
+static void first_frame(struct hub *h, struct conn *c, const struct ctl_frame *f, const uint8_t *payload)
+{
+	if (f->type == CTL_HELLO) {
+		hello(h, c, f);
+	} else if (f->type == CTL_AUTH && secret_matches(h, payload, f->len)) {
+		c->kind = CONN_CONTROLLER;
+		logf_hub("controller %s connected", c->peer);
+		reply_to(h, c, f->id, 0, 0);
+	} else if (f->type == CTL_AUTH) {
+		refuse(h, c, f->id, E_RIGHTS, "a controller without the cluster's secret");
+	} else {
+		char why[64];
+		snprintf(why, sizeof why, "it began with frame type %u", (unsigned)f->type);
+		refuse(h, c, f->id, E_BADREQ, why);
+	}
+}
+
+/* ---- frames from nodes --------------------------------------------------------- */
+
+static void node_reply(struct hub *h, struct conn *node, const struct ctl_frame *f)
+{
+	for (int i = 0; i < HUB_MAX_PENDING; i++) {
+		struct pending *p = &h->pending[i];
+		if (!p->in_use || p->hub_id != f->id || p->node != node->node)
+			continue;
+		p->in_use = 0;
+		struct conn *c = by_serial(h, p->controller);
+		if (!c)
+			return;
+		int32_t status = (int32_t)f->a;
+		if (status == 0 && (p->type == CTL_CREATE || p->type == CTL_ACQUIRE) &&
+		    own(h, f->task, c->serial) < 0) {
+			logf_hub("too many processes under control; %u.%u is not reported",
+				 (unsigned)(f->task >> 16), (unsigned)(f->task & 0xffff));
+		}
+		struct ctl_frame r = *f;
+		r.id = p->id;
+		send_to(h, c, &r, NULL);
+		return;
+	}
+}
+
+static void node_report(struct hub *h, const struct ctl_frame *f, const uint8_t *payload)
+{
+	struct owned *o = owner_of(h, f->task);
+	struct conn *c = o ? by_serial(h, o->controller) : NULL;
+	if (c)
+		send_to(h, c, f, payload);
+	if (o && f->type == CTL_END)
+		o->in_use = 0;
+}
+
+static void node_frame(struct hub *h, struct conn *c, const struct ctl_frame *f, const uint8_t *payload)
+{
+	switch (f->type) {
+	case CTL_HELLO:
+		hello(h, c, f);
+		break;
+	case CTL_REPLY:
+		node_reply(h, c, f);
+		break;
+	case CTL_END:
+	case CTL_OUTPUT:
+		node_report(h, f, payload);
+		break;
+	default:
+		logf_hub("node %u sent frame type %u; ignored", (unsigned)c->node, (unsigned)f->type);
+	}
+}
+
+/* ---- frames from controllers ----------------------------------------------------- */
+
+static void list_nodes(struct hub *h, struct conn *c, const struct ctl_frame *f)
+{
+	uint8_t ids[HUB_MAX_CONNS];
+	uint32_t n = 0;
+	for (int i = 0; i < HUB_MAX_CONNS; i++)
+		if (h->conns[i].in_use && h->conns[i].kind == CONN_NODE)
+			ids[n++] = (uint8_t)h->conns[i].node;
+	struct ctl_frame r = ctl_frame_make(CTL_REPLY, f->id, 0, 0);
+	r.len = n;
+	send_to(h, c, &r, ids);
+}
+
+/* Whether controller c may send f: requests about a process are for the
+ * controller that created or acquired it; a process has one controller. */
+static int32_t allowed(struct hub *h, const struct conn *c, const struct ctl_frame *f)
+{
+	struct owned *o;
+	switch (f->type) {
+	case CTL_CREATE:
+	case CTL_MARK:
+		return 0;
+	case CTL_ACQUIRE:
+		o = owner_of(h, (f->node << 16) | (f->a & 0xffff));
+		return o ? E_STATE : 0;
+	case CTL_SETMETER:
+	case CTL_START:
+	case CTL_STOP:
+	case CTL_KILL:
+	case CTL_INPUT:
+	case CTL_INPUT_END:
+		o = owner_of(h, f->task);
+		return o && o->controller == c->serial ? 0 : o ? E_RIGHTS : E_DEAD;
+	default:
+		return E_BADREQ;
+	}
+}
+
+static void controller_frame(struct hub *h, struct conn *c, const struct ctl_frame *f,
+			     const uint8_t *payload)
+{
+	if (f->type == CTL_NODES) {
+		list_nodes(h, c, f);
+		return;
+	}
+	int32_t refused = allowed(h, c, f);
+	struct conn *node = node_conn(h, f->node);
+	if (!refused && !node)
+		refused = E_NODEDOWN;
+	struct pending *p = NULL;
+	for (int i = 0; i < HUB_MAX_PENDING && !p && !refused; i++)
+		if (!h->pending[i].in_use)
+			p = &h->pending[i];
+	if (!refused && !p)
+		refused = E_NOSPACE;
+	if (refused) {
+		reply_to(h, c, f->id, refused, 0);
+		return;
+	}
+	*p = (struct pending){ .in_use = 1, .hub_id = ++h->next_id, .id = f->id,
+			       .controller = c->serial, .node = f->node, .type = f->type };
+	struct ctl_frame fwd = *f;
+	fwd.id = p->hub_id;
+	send_to(h, node, &fwd, payload);
+}
+
+/* ---- the loop -------------------------------------------------------------------- */
+
+static void take_frames(struct hub *h, struct conn *c)
+{
+	struct ctl_frame f;
+	const uint8_t *payload;
+	int r;
+	while (c->kind != CONN_CLOSING && (r = ctl_wire_next(&c->w, &f, &payload)) > 0) {
+		if (c->kind == CONN_NEW)
+			first_frame(h, c, &f, payload);
+		else if (c->kind == CONN_NODE)
+			node_frame(h, c, &f, payload);
+		else
+			controller_frame(h, c, &f, payload);
+	}
+	if (c->kind != CONN_CLOSING && r < 0)
+		close_conn(h, c, "malformed frames");
+}
+
+static void accept_conn(struct hub *h)
+{
+	struct sockaddr_in peer;
+	socklen_t len = sizeof peer;
+	int fd = accept4(h->listener, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct conn *c = NULL;
+	for (int i = 0; i < HUB_MAX_CONNS && !c; i++)
+		if (!h->conns[i].in_use)
+			c = &h->conns[i];
+	if (!c || ctl_wire_init(&c->w, fd, 0) < 0) {
+		logf_hub("refused a connection: %d connections at most", HUB_MAX_CONNS);
+		close(fd);
+		return;
+	}
+	c->in_use = 1;
+	c->kind = CONN_NEW;
+	c->serial = ++h->next_serial;
+	snprintf(c->peer, sizeof c->peer, "%s:%u", inet_ntoa(peer.sin_addr), ntohs(peer.sin_port));
+}
+
+static void serve(struct hub *h)
+{
+	struct pollfd fds[HUB_MAX_CONNS + 1];
+	struct conn *of[HUB_MAX_CONNS + 1];
+	while (!stop_signal) {
+		int n = 0;
+		fds[n++] = (struct pollfd){ .fd = h->listener, .events = POLLIN };
+		for (int i = 0; i < HUB_MAX_CONNS; i++) {
+			struct conn *c = &h->conns[i];
+			if (!c->in_use)
+				continue;
+			if (c->kind == CONN_CONTROLLER)
+				c->w.tx_limit = CONTROLLER_TX_LIMIT;
+			if (ctl_wire_flush(&c->w) < 0 || (c->kind == CONN_CLOSING && !ctl_wire_pending(&c->w))) {
+				close_conn(h, c, "the connection failed");
+				ctl_wire_close(&c->w);
+				c->in_use = 0;
+				continue;
+			}
+			of[n] = c;
+			fds[n++] = (struct pollfd){ .fd = c->w.fd,
+						    .events = (short)(POLLIN | (ctl_wire_pending(&c->w) ? POLLOUT : 0)) };
+		}
+		if (poll(fds, (nfds_t)n, 1000) < 0 && errno != EINTR)
+			break;
+		if (fds[0].revents & POLLIN)
+			accept_conn(h);
+		for (int i = 1; i < n; i++) {
+			if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			int r = ctl_wire_read(&of[i]->w);
+			if (r > 0)
+				take_frames(h, of[i]);
+			else if (r < 0) {
+				close_conn(h, of[i], "closed");
+				of[i]->w.tx_len = 0; /* nobody is left to read it */
+			}
+		}
+	}
+}
+
+/* ---- start-up ---------------------------------------------------------------------- */
+
+static int read_secret(struct hub *h, const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, STATE_SECRET);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		logf_hub("cannot read the cluster's secret %s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(h->secret, 1, CTL_SECRET_HEX, f);
+	fclose(f);
+	h->secret[n] = '\0';
+	if (n != CTL_SECRET_HEX) {
+		logf_hub("%s holds no secret of %u hex digits", path, CTL_SECRET_HEX);
+		return -1;
+	}
+	return 0;
+}
+
+static int listen_on(struct hub *h, int port)
+{
+	h->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	setsockopt(h->listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (h->listener < 0 || bind(h->listener, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    listen(h->listener, 16) < 0) {
+		logf_hub("cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: dpm cluster hub --port PORT --dir DIR\n\n"
+		     "The cluster's control hub (host service 'ctl'), started by 'dpm cluster up':\n"
+		     "it joins the nodes' agents and the controllers (dpm control, dpm record) on\n"
+		     "127.0.0.1:PORT.  Controllers must show DIR/secret.  Not for use by hand.\n");
+}
+
+int cluster_hub_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL;
+	int port = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': port = atoi(optarg); break;
+		case 'd': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc || !dir || port <= 0 || port > 65535) {
+		usage(stderr);
+		return 2;
+	}
+	static struct hub h;
+	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
+		return 1;
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	logf_hub("listening on 127.0.0.1:%d", port);
+	serve(&h);
+	logf_hub("stopped");
+	return 0;
+}

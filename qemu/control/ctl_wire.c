@@ -1,0 +1,135 @@
+/*
+ * qemu/control/ctl_wire.c - the framing of ctl_wire.h.  Received bytes are kept
+ * until a frame is whole; a frame handed out is dropped from the front at
+ * the next call, so its payload stays valid meanwhile.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl_wire.h"
+
+#define READ_ROOM 65536
+
+int ctl_wire_init(struct ctl_wire *w, int fd, size_t tx_limit)
+{
+	memset(w, 0, sizeof *w);
+	w->fd = fd;
+	w->tx_limit = tx_limit;
+	int flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	w->rx_cap = READ_ROOM;
+	w->rx = malloc(w->rx_cap);
+	return w->rx ? 0 : -1;
+}
+
+void ctl_wire_close(struct ctl_wire *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->rx);
+	free(w->tx);
+	memset(w, 0, sizeof *w);
+	w->fd = -1;
+}
+
+/* The frame ctl_wire_next handed out last is dropped from the front on
+ * the next read or next call, when its payload is no longer in use. */
+static void drop_handed_out(struct ctl_wire *w)
+{
+	if (!w->rx_taken)
+		return;
+	memmove(w->rx, w->rx + w->rx_taken, w->rx_len - w->rx_taken);
+	w->rx_len -= w->rx_taken;
+	w->rx_taken = 0;
+}
+
+int ctl_wire_read(struct ctl_wire *w)
+{
+	drop_handed_out(w);
+	if (w->rx_cap - w->rx_len < READ_ROOM / 2) {
+		uint8_t *bigger = realloc(w->rx, w->rx_cap * 2);
+		if (!bigger)
+			return -1;
+		w->rx = bigger;
+		w->rx_cap *= 2;
+	}
+	ssize_t n = recv(w->fd, w->rx + w->rx_len, w->rx_cap - w->rx_len, 0);
+	if (n > 0) {
+		w->rx_len += (size_t)n;
+		return 1;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 0;
+	return -1;
+}
+
+int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **payload)
+{
+	drop_handed_out(w);
+	if (w->rx_len < CTL_FRAME_SIZE)
+		return 0;
+	memcpy(f, w->rx, CTL_FRAME_SIZE);
+	if (f->magic != CTL_MAGIC || f->len > CTL_PAYLOAD_MAX)
+		return -1;
+	if (w->rx_len < CTL_FRAME_SIZE + f->len)
+		return 0;
+	*payload = w->rx + CTL_FRAME_SIZE;
+	w->rx_taken = CTL_FRAME_SIZE + f->len;
+	return 1;
+}
+
+int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload)
+{
+	size_t n = CTL_FRAME_SIZE + f->len;
+	if (w->tx_limit && w->tx_len + n > w->tx_limit)
+		return -1;
+	if (w->tx_len + n > w->tx_cap) {
+		size_t cap = w->tx_cap ? w->tx_cap : 4096;
+		while (cap < w->tx_len + n)
+			cap *= 2;
+		uint8_t *bigger = realloc(w->tx, cap);
+		if (!bigger)
+			return -1;
+		w->tx = bigger;
+		w->tx_cap = cap;
+	}
+	memcpy(w->tx + w->tx_len, f, CTL_FRAME_SIZE);
+	if (f->len)
+		memcpy(w->tx + w->tx_len + CTL_FRAME_SIZE, payload, f->len);
+	w->tx_len += n;
+	return 0;
+}
+
+int ctl_wire_flush(struct ctl_wire *w)
+{
+	size_t done = 0;
+	while (done < w->tx_len) {
+		ssize_t n = send(w->fd, w->tx + done, w->tx_len - done, MSG_NOSIGNAL);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			break;
+		return -1;
+	}
+	memmove(w->tx, w->tx + done, w->tx_len - done);
+	w->tx_len -= done;
+	return 0;
+}
+
+size_t ctl_wire_pending(const struct ctl_wire *w)
+{
+	return w->tx_len;
+}
+
+struct ctl_frame ctl_frame_make(uint32_t type, uint32_t id, uint32_t node, uint32_t task)
+{
+	return (struct ctl_frame){ .magic = CTL_MAGIC, .type = type, .id = id, .node = node,
+				   .task = task };
+}

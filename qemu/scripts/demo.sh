@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# qemu/scripts/demo.sh DPM OUTDIR REPORTDIR [x86|arm|mixed] - `make demo`: what DPM
+# is for, in one command.
+#
+# Boots a 4-node cluster (x86; `make demo DEMO_ARCH=arm` or `mixed`, where
+# nodes 2 and 4 are ARM) with a disk, the meter filter and the control hub;
+# starts the file system (RI and DM on n1, BM and DI on n2, the thesis's
+# measured placement) and runs DEMO_USERS test users against it (default 6,
+# half sequential, half random), then TSP version 1 with 8 servers over the
+# four nodes (DEMO_TSP, default `-n 16 -s 4`: about a minute), each as a
+# `dpm control` script run by `dpm record -f`, every message metered.  Then
+# every analysis: dpm stats, dpm parallel (the thesis's five
+# configurations), dpm causality (the file system's requests), and dpm
+# report, the page at REPORTDIR/index.html with the logs under raw/.
+# Everything else it makes is in OUTDIR; the cluster is always taken down.
+set -eu
+dpm=$1 out=$2 report=$3 machines=${4:-x86}
+users=${DEMO_USERS:-6}
+tsp_args=${DEMO_TSP:--n 16 -s 4}
+case $machines in
+x86) node_arch=(x86 x86 x86 x86) ;;
+arm) node_arch=(arm arm arm arm) ;;
+mixed) node_arch=(x86 arm x86 arm) ;;
+*) echo "demo: DEMO_ARCH must be x86, arm or mixed, not '$machines'" >&2; exit 2 ;;
+esac
+study_name=demo
+. "$(dirname "$0")/study_lib.sh"
+run_total=7
+started=$SECONDS
+
+# step TEXT: the progress line, with the time so far.
+step() {
+	run_count=$((run_count + 1))
+	progress "$* ($((SECONDS - started)) s)"
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+
+step "booting 4 nodes (${node_arch[*]}), a disk on n2, the meter filter and the control hub"
+"$dpm" disk create "$out/disk.img" --size 16 --force >/dev/null
+cluster_file "$out/demo.cluster" 4 2 "$out/disk.img"
+cluster_up "$out/demo.cluster" "$out/cluster"
+"$dpm" cluster status --dir "$cluster_dir" >&2
+
+step "starting the file system: RI and DM on n1, BM and DI on n2 (fsstart, through dpm control)"
+fs_start "$out/fsstart" 1 1 2 2
+
+step "$users file-system test users on n1..n4, metered (dpm record -f $out/fs.ctl)"
+fs_users_script "$out/fs.ctl" /demo "$users" 1
+fs_record "$out/fs" "$users"
+fs_names "$out/fs" "# the demo's file system: servers and test users"
+grep "fsuser.*verified" "$out/fs.out" | sed 's/^/  /' >&2
+
+step "TSP version 1, 8 servers over n1..n4, tsp $tsp_args, metered (dpm record -f $out/tsp.ctl)"
+cat >"$out/tsp.ctl" <<CTL
+filter meter
+newjob tsp
+add tsp n1 tsp -v 1 -p 8 --nodes 1,2,3,4 $tsp_args
+setflags tsp send receivecall receive queued createprocess
+startjob tsp
+wait tsp 900
+rmjob tsp
+CTL
+"$dpm" record --dir "$cluster_dir" -q -o "$out/tsp.log" -f "$out/tsp.ctl" >"$out/tsp.out" 2>&1 ||
+	die "the TSP run failed (see $out/tsp.out)"
+grep -q '^tsp: tour cost: ' "$out/tsp.out" || die "tsp printed no tour (see $out/tsp.out)"
+grep '^tsp: ' "$out/tsp.out" | sed 's/^/  /' >&2
+{
+	echo "# the demo's TSP run"
+	tsp_names "$out/tsp.log" 8 || die "the TSP trace does not show its 8 servers created"
+} >"$out/tsp.names"
+cluster_down
+
+step "measuring message delivery times in the nodes' clock (pingpong), for P"
+study_mtime
+
+step "analysing the traces: dpm stats, dpm parallel --all, dpm causality"
+for run in fs tsp; do
+	"$dpm" stats "$out/$run.log" >"$out/$run.stats.txt"
+	"$dpm" parallel --all --mtime "$out/mtime.csv" "$out/$run.log" >"$out/$run.parallel.txt"
+	"$dpm" parallel --all --mtime "$out/mtime.csv" --csv "$out/$run.log" >"$out/$run.parallel.csv"
+done
+"$dpm" causality --names "$out/fs.names" --dot "$out/fs.causality.dot" "$out/fs.log" >"$out/fs.causality.txt"
+
+step "writing the report (dpm report -o $report)"
+"$dpm" report -o "$report" --title "DPM demo: the file system and TSP, metered on 4 nodes" --thesis \
+	"fs=$out/fs.log,names=$out/fs.names,mtime=$out/mtime.csv" \
+	"tsp=$out/tsp.log,names=$out/tsp.names,mtime=$out/mtime.csv" >"$out/report.out" 2>&1 ||
+	die "dpm report failed (see $out/report.out)"
+
+# The summary: what ran, P of each run, where to look.
+events() { "$dpm" dump --csv "$1" | awk 'END { print NR - 1 }'; }
+p_of() { awk -F, -v m="$2" '$1 == m { printf "%.2f", $4 }' "$out/$1.parallel.csv"; }
+cat <<SUMMARY
+
+demo: done in $((SECONDS - started)) s on 4 ${machines} nodes.
+  file system, $users users: $(events "$out/fs.log") events traced; P upper bound $(p_of fs upper-bound), measured $(p_of fs measured), with CPU contention $(p_of fs measured+contention)
+  TSP v1, 8 servers ($tsp_args): $(events "$out/tsp.log") events traced; P upper bound $(p_of tsp upper-bound), measured $(p_of tsp measured), with CPU contention $(p_of tsp measured+contention)
+  $(sed -n 's/^tsp: //p' "$out/tsp.out" | head -1)
+
+  the report:    $report/index.html
+  its raw logs:  $report/raw/
+  the rest:      $out (logs, names, scripts, stats, parallel and causality output)
+SUMMARY

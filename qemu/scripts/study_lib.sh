@@ -1,0 +1,228 @@
+# qemu/scripts/study_lib.sh - what the study drivers (study_fs.sh, study_tsp.sh)
+# share: progress lines, clusters booted and always taken down, runs kept
+# so that a study stopped half-way resumes where it was, and names files.
+#
+# A run is kept as OUT/runs/NAME.log (its trace, cut to the run by `dpm
+# record`), NAME.names (node.pid NAME ROLE, docs/report.md), NAME.out (what
+# the run printed) and NAME.done, written last: a run with a .done file is
+# complete and is not run again; one without is run again from the start.
+# Sourced with $dpm (the dpm command) and $out (the study's directory) set.
+
+study_name=${study_name:-study}
+run_count=0 run_total=0
+
+# progress TEXT: one line saying where the study is, for the person waiting.
+progress() {
+	printf '%s: [%d/%d] %s\n' "$study_name" "$run_count" "$run_total" "$*" >&2
+}
+
+die() {
+	printf '%s: %s\n' "$study_name" "$*" >&2
+	exit 1
+}
+
+# run_done NAME: whether the run was completed by this or an earlier study.
+run_done() { [ -f "$out/runs/$1.done" ]; }
+
+# finish_run NAME: mark the run complete (its log and names are in place).
+finish_run() { : >"$out/runs/$1.done"; }
+
+# The cluster the study has up, taken down on every exit.
+cluster_dir=
+cluster_down() {
+	[ -n "$cluster_dir" ] && "$dpm" cluster down --dir "$cluster_dir" >/dev/null 2>&1
+	cluster_dir=
+	return 0
+}
+trap cluster_down EXIT
+trap 'exit 130' INT TERM
+
+# cluster_up FILE DIR [nowait]: boot the cluster of FILE in DIR (down first
+# if one was left there) and, unless nowait, wait until every node has
+# reached every other (within 15 s, or the study stops: docs/network.md).
+cluster_up() {
+	cluster_down
+	"$dpm" cluster down --dir "$2" >/dev/null 2>&1 || true
+	"$dpm" cluster up -f "$1" --dir "$2" >"$2.up.log" 2>&1 ||
+		die "cannot boot the cluster of $1: $(tail -3 "$2.up.log")"
+	cluster_dir=$2
+	[ "${3:-}" = nowait ] && return 0
+	peers_up "$2" 150 || die "a node of $2 did not reach its peers within 15 s (see $2/*.console)"
+}
+
+# peers_up DIR TENTHS: within TENTHS tenths of a second, every node of the
+# cluster in DIR says every other is up ("peer: node N up", the console's
+# lines ending in CR LF).
+peers_up() {
+	local n want got i
+	n=$(find "$1" -maxdepth 1 -name '*.console' | wc -l)
+	want=$((n * (n - 1)))
+	for ((i = 0; i < $2; i++)); do
+		got=$(cat "$1"/*.console 2>/dev/null | grep -c '^peer: node [0-9]* up.$' || true)
+		[ "$got" -ge "$want" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# cluster_file PATH NODES [DISK_NODE DISK]: NODES nodes n1..nNODES with
+# clock=icount (docs/studies.md: CPU times that do not depend on the host's
+# load) and a filter 'meter'; DISK on node DISK_NODE.  Node i's machine is
+# ${node_arch[i-1]} (x86 when unset).
+cluster_file() {
+	local path=$1 nodes=$2 disk_node=${3:-0} disk=${4:-} i line
+	{
+		echo "# written by $study_name: $nodes nodes, instruction-counted clocks"
+		echo 'service meter port=0 start="{dpm} filter --port {port} -o {dir}/meter.log"'
+		for i in $(seq 1 "$nodes"); do
+			line="node n$i id=$i arch=${node_arch[i - 1]:-x86} clock=icount"
+			[ "$i" = "$disk_node" ] && line="$line disk=$disk"
+			echo "$line"
+		done
+	} >"$path"
+}
+
+# created_ids FILE: the identifiers of the processes a `--porcelain` run of
+# `dpm control` or `dpm record -f` reported creating, in order
+# (docs/control.md: created NAME ID MACHINE JOB, tab-separated).
+created_ids() {
+	awk -F'\t' '$1 == "created" { print $3 }' "$1"
+}
+
+# study_mtime: (unless it is there already) OUT/mtime.csv, the delivery-time table (docs/mtime.md) in
+# the clock the study's traces carry: pingpong on a 2-node cluster with
+# clock=icount, local (peer on node 1) and remote (peer on node 2),
+# STUDY_MTIME_COUNT round trips per size (default 2000), fastest of two
+# runs.  `make bench-mtime` measures the same in plain emulation.
+study_mtime() {
+	[ -s "$out/mtime.csv" ] && return 0
+	local count=${STUDY_MTIME_COUNT:-2000} sizes="1 10 100 1000 4096" dir=$out/cluster-mtime where
+	for where in local remote; do
+		local peer=0
+		[ "$where" = remote ] && peer=2
+		cat >"$out/mtime-$where.cluster" <<CLUSTER
+# written by $study_name: delivery times, peer on node ${peer/#0/1}
+node n1 id=1 clock=icount init="--halt pingpong $peer $count $sizes $sizes"
+node n2 id=2 clock=icount
+CLUSTER
+		cluster_up "$out/mtime-$where.cluster" "$dir" nowait
+		local i
+		for ((i = 0; i < 3000; i++)); do
+			grep -q '^init: .* ended' "$dir/n1.console" && break
+			sleep 0.1
+		done
+		cp "$dir/n1.console" "$out/mtime-$where.console"
+		cluster_down
+		grep -q '^init: .* ended: normal, status 0' "$out/mtime-$where.console" ||
+			die "the $where delivery-time run failed (see $out/mtime-$where.console)"
+	done
+	{
+		echo "size_bytes,local_ns,remote_ns"
+		awk '$1 == "pingpong" {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			k = (FILENAME ~ /remote/) ? "r" : "l"; s = f["size"]; d = f["delivery_ns"] + 0
+			if (!((k, s) in best) || d < best[k, s]) best[k, s] = d
+			sizes[s] = 1
+		} END { for (s in sizes) print s "," best["l", s] "," best["r", s] }' \
+			"$out/mtime-local.console" "$out/mtime-remote.console" | sort -t, -k1,1n
+	} >"$out/mtime.csv.new"
+	[ "$(wc -l <"$out/mtime.csv.new")" = 6 ] || die "a size is missing from the delivery times ($out/mtime.csv.new)"
+	mv "$out/mtime.csv.new" "$out/mtime.csv"
+}
+
+# ---- the file system (docs/fs.md) ------------------------------------------
+
+# fs_start PREFIX RI DM BM DI: start the file system's servers on the nodes
+# given (numbers) in the cluster that is up, unmetered, through `dpm
+# control` (PREFIX.ctl, PREFIX.out); sets ri dm bm di to their node.pid.
+fs_start() {
+	local prefix=$1
+	cat >"$prefix.ctl" <<CTL
+filter meter
+newjob fs
+add fs n1 fsstart --ri $2 --dm $3 --bm $4 --di $5
+startjob fs
+wait fs 60
+rmjob fs
+CTL
+	"$dpm" control --dir "$cluster_dir" -f "$prefix.ctl" >"$prefix.out" 2>&1 ||
+		die "the file system did not start (see $prefix.out)"
+	local up
+	up=$(sed -n 's/.*file system up: \(ri .*\)$/\1/p' "$prefix.out")
+	read -r _ ri _ dm _ bm _ di <<<"$up"
+	[ -n "${di:-}" ] || die "fsstart did not say where its servers are (see $prefix.out)"
+}
+
+# fs_users_script FILE PATHPREFIX K REP: a control script metering the four
+# servers (acquired: they run on) and K test users started at once, users
+# placed round-robin on n1..n4, odd ones sequential (write a file whole,
+# read it back), even ones random (reads and writes at random offsets);
+# user i's file is PATHPREFIX-ui, its seed REP*100+i.
+fs_seq_size=24000 fs_rand_size=16000 fs_rand_ops=40
+fs_flags="send receivecall receive queued"
+fs_users_script() {
+	local file=$1 path=$2 k=$3 rep=$4 i s
+	{
+		echo "filter meter"
+		echo "newjob users"
+		echo "setflags users $fs_flags"
+		for s in "$ri" "$dm" "$bm" "$di"; do echo "acquire users n${s%%.*} ${s#*.}"; done
+		for i in $(seq 1 "$k"); do
+			local node=$(( (i - 1) % 4 + 1 )) seed=$(( rep * 100 + i ))
+			if [ $((i % 2)) = 1 ]; then
+				echo "add users n$node fsuser seq $path-u$i $fs_seq_size $seed"
+			else
+				echo "add users n$node fsuser rand $path-u$i $fs_rand_size $fs_rand_ops $seed"
+			fi
+		done
+		echo "startjob users"
+		echo "wait users 600"
+		echo "rmjob users"
+	} >"$file"
+}
+
+# fs_record PREFIX K: run PREFIX.ctl with `dpm record -f --porcelain` (log
+# PREFIX.log, output PREFIX.out); fails unless all K users verified their data.
+fs_record() {
+	local prefix=$1 k=$2 verified
+	"$dpm" record --dir "$cluster_dir" -q --porcelain -o "$prefix.log" -f "$prefix.ctl" >"$prefix.out" 2>&1 ||
+		die "the run $prefix failed (see $prefix.out)"
+	verified=$(grep -c "fsuser.*: .*verified" "$prefix.out" || true)
+	[ "$verified" = "$k" ] || die "$verified of $k users verified their data (see $prefix.out)"
+}
+
+# fs_names PREFIX COMMENT: PREFIX.names, the servers by their thesis names
+# and the users u1..uK (from what PREFIX.out says was created).
+fs_names() {
+	local prefix=$1 i=0 id
+	{
+		echo "$2"
+		echo "$ri RI server"
+		echo "$dm DM server"
+		echo "$bm BM server"
+		echo "$di DI server"
+		for id in $(created_ids "$prefix.out"); do
+			i=$((i + 1))
+			echo "$id u$i requestor"
+		done
+	} >"$prefix.names"
+}
+
+# ---- TSP (docs/tsp.md) -----------------------------------------------------
+
+# tsp_names LOG P: the names file of a TSP run, from its trace: the process
+# that created others is the controller, its first P children the servers
+# s1..sP in the order it created them (server i has index i-1 in tsp), the
+# rest the watchers of remote servers.
+tsp_names() {
+	"$dpm" dump --csv "$1" | awk -F, -v p="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["type"] == "CREATEPROCESS" {
+			if (!ctl) { ctl = $col["src"]; print ctl " controller requestor" }
+			if ($col["src"] != ctl) next
+			k++
+			if (k <= p) print $col["dst"] " s" k " server"
+			else print $col["dst"] " w" (k - p) " system"
+		}
+		END { if (k < p) exit 1 }'
+}
