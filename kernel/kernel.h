@@ -2,7 +2,7 @@
  * kernel/kernel.h - the kernel's own objects: processes, links, queued
  * messages, and the functions the portable subsystems offer each other.
  * Tables are fixed-size arrays: no allocator in the hot paths, and every
- * limit is a documented constant.
+ * limit is a documented constant (capacities.h).
  */
 #ifndef DPM_KERNEL_H
 #define DPM_KERNEL_H
@@ -12,9 +12,8 @@
 #include "abi.h"
 #include "arch.h"
 #include "arch_proc.h"
+#include "capacities.h"
 
-#define NPROC 64          /* processes on one node                          */
-#define NMSG 512          /* messages queued on one node at once            */
 #define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
 
 /* ---- links (link.c) ---- */

@@ -48,7 +48,6 @@ struct deferred {
 	int32_t status;
 	uint32_t read_task, read_addr, read_len;
 };
-#define NDEFERRED (NMSG + 2 * NPROC * NET_MAX_PEERS)
 static struct deferred deferred_pool[NDEFERRED];
 static struct deferred *deferred_free, *deferred_head, *deferred_tail;
 static uint16_t ndeferred[256];        /* per node id (1..254)               */

@@ -16,8 +16,6 @@
 #include "net/hostlink.h"
 #include "net/net.h"
 
-#define METER_DESTS 8
-
 struct meter_dest {
 	int in_use;
 	struct link link;        /* where batches go */
@@ -37,7 +35,7 @@ struct meter_dest {
 };
 
 static struct meter_dest dests[METER_DESTS];
-static int host_links[NET_MAX_HOST_SERVICES] = { -1, -1, -1, -1 };
+static int host_links[NET_MAX_HOST_SERVICES]; /* + 1: the link, 0: none open */
 static uint32_t node_seq;
 static struct meter_stats stats;
 
@@ -49,7 +47,7 @@ static struct meter_dest *dest_of(const struct proc *p)
 static void host_link_down(int link, void *arg)
 {
 	(void)link;
-	host_links[(uintptr_t)arg] = -1; /* opened again by the next batch */
+	host_links[(uintptr_t)arg] = 0; /* opened again by the next batch */
 }
 
 /* A batch to a filter on the host: bytes on the node's host link to the
@@ -58,14 +56,14 @@ static int32_t ship_to_host(uint32_t service, const void *bytes, uint32_t len)
 {
 	if (service >= net_config.nhost)
 		return E_NODEDOWN;
-	if (host_links[service] < 0) {
+	if (!host_links[service]) {
 		struct hostlink_callbacks cb = { .down = host_link_down, .arg = (void *)(uintptr_t)service };
 		int l = hostlink_open(net_config.host[service].name, &cb);
 		if (l < 0)
 			return E_NODEDOWN;
-		host_links[service] = l;
+		host_links[service] = l + 1;
 	}
-	return hostlink_send(host_links[service], bytes, len);
+	return hostlink_send(host_links[service] - 1, bytes, len);
 }
 
 int32_t meter_host_link(const char *name, struct link *out)

@@ -8,8 +8,8 @@
 #define DPM_NET_H
 #include <stdint.h>
 
-#define NET_MAX_PEERS 8          /* nodes in peers= besides this one       */
-#define NET_MAX_HOST_SERVICES 4  /* names in host=                         */
+#include "kernel/capacities.h" /* NET_MAX_PEERS, NET_MAX_HOST_SERVICES */
+
 #define NET_NAME_MAX 12
 
 /* The cluster and host-link settings the command line gave. */

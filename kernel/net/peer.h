@@ -25,8 +25,9 @@
 #define DPM_PEER_H
 #include <stdint.h>
 
+#include "kernel/capacities.h" /* PEER_SNDBUF: bytes queued per peer */
+
 #define PEER_FRAME_MAX (8192 + 256) /* hdr_len + data_len of one frame      */
-#define PEER_SNDBUF (64 * 1024)     /* bytes queued per peer (4 per frame + frame) */
 
 enum peer_state {
 	PEER_DOWN = 0,       /* dead, or not a peer: peer_send gives E_NODEDOWN */
