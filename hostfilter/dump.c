@@ -14,6 +14,7 @@
 
 #include "dpm_commands.h"
 #include "dump.h"
+#include "kernel/abi_names.h"
 #include "logformat.h"
 #include "trace.h"
 
@@ -92,12 +93,6 @@ static const struct csv_map csv_maps[] = {
 static const char csv_header[] = "machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,"
 				 "length,link,code,pass_link,queue_len,reason,count";
 
-/* enum exit_reason (kernel/abi.h), as TERMPROCESS's reason column shows it. */
-static const char *const exit_reason_names[] = {
-	"normal", "killed", "fault-memory", "fault-illegal", "fault-divide",
-	"fault-stack", "fault-other", "node-down",
-};
-
 static const struct csv_map *csv_map_for(const char *type_name)
 {
 	for (size_t i = 0; i < sizeof csv_maps / sizeof csv_maps[0]; i++)
@@ -127,12 +122,14 @@ static void cell(FILE *out, const struct dpm_log_record *rec, const char *name,
 		if (v != NO_LINK)
 			fprintf(out, "%llu", (unsigned long long)v);
 		break;
-	case REASON:
-		if (v < sizeof exit_reason_names / sizeof exit_reason_names[0])
-			fputs(exit_reason_names[v], out);
+	case REASON: {
+		const struct abi_exit_reason_text *t = v <= UINT32_MAX ? abi_exit_reason((uint32_t)v) : NULL;
+		if (t)
+			fputs(t->tag, out);
 		else
 			fprintf(out, "%llu", (unsigned long long)v);
 		break;
+	}
 	default:
 		fprintf(out, "%llu", (unsigned long long)v);
 	}

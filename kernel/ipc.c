@@ -11,6 +11,7 @@
  * kservice.c.  docs/kernel-calls.md is the contract this file implements.
  */
 #include "kernel.h"
+#include "abi_names.h"
 #include "meter.h"
 #include "remote.h"
 
@@ -222,7 +223,7 @@ void ipc_notify_exit(const struct kr_exit_notice *notice)
 	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task ||
 	    ipc_kernel_send(&kernel_notify_link, notice, sizeof *notice, 0) < 0)
 		kprintf("[node %u] process %u ended: %s, status %d\n", node_id, TASK_PID(notice->task),
-			exit_reason_str(notice->reason), notice->status);
+			abi_exit_reason_name(notice->reason), notice->status);
 }
 
 /* ---- the kernel calls ---- */

@@ -147,7 +147,6 @@ uint64_t proc_cpu_ns(const struct proc *p);
 uint64_t proc_interrupt_begin(void);
 void proc_interrupt_end(uint64_t began);
 uint32_t proc_runnable_count(void);
-const char *exit_reason_str(uint32_t reason);
 void scheduler(void) __attribute__((noreturn));
 void kernel_tick(void);
 void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */

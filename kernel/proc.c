@@ -10,6 +10,7 @@
  * included), never idle time or other processes.
  */
 #include "kernel.h"
+#include "abi_names.h"
 #include "meter.h"
 
 #define PAGE 4096u
@@ -178,15 +179,6 @@ uint32_t proc_runnable_count(void)
 	return n;
 }
 
-const char *exit_reason_str(uint32_t reason)
-{
-	static const char *const names[] = {
-		"normal", "killed", "memory fault", "illegal instruction",
-		"divide error", "stack overflow", "fault", "node down"
-	};
-	return reason < sizeof names / sizeof names[0] ? names[reason] : "?";
-}
-
 /* End p: release its memory, links and queue, answer CALLs it can no
  * longer answer, and tell the process manager why it ended. */
 void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_addr, uint32_t fault_pc)
@@ -195,7 +187,7 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 		return;
 	if (reason >= EXIT_FAULT_MEMORY && reason <= EXIT_FAULT_OTHER)
 		kprintf("[node %u] process %u (%s) ended: %s at pc 0x%x addr 0x%x\n",
-			node_id, p->pid, p->name, exit_reason_str(reason), fault_pc, fault_addr);
+			node_id, p->pid, p->name, abi_exit_reason_name(reason), fault_pc, fault_addr);
 	if (METERED(p, TRACE_TERMPROCESS))
 		meter_process(p, TRACE_TERMPROCESS, p->parent, p->task, reason, status);
 	meter_flush_proc(p);
