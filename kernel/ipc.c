@@ -451,24 +451,6 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	return p->wake_result;
 }
 
-/* Copy len bytes between two processes' memory, page by page. */
-static int32_t copy_between(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len)
-{
-	while (len) {
-		uint32_t n = len;
-		uint32_t s_room = 4096 - (sa & 4095), d_room = 4096 - (da & 4095);
-		if (n > s_room) n = s_room;
-		if (n > d_room) n = d_room;
-		uint8_t *s = arch_aspace_lookup(src->aspace, sa, 0);
-		uint8_t *d = arch_aspace_lookup(dst->aspace, da, 1);
-		if (!s || !d)
-			return E_BADADDR;
-		memmove(d, s, n);
-		sa += n; da += n; len -= n;
-	}
-	return 0;
-}
-
 /* MOVEDATA with an area on another node: page-sized chunks through a
  * kernel page, each read from the source and written to the destination
  * (locally, or by RM_READ / RM_WRITE to the owner's node). */
@@ -521,7 +503,7 @@ int32_t sys_movedata(struct proc *p, uint32_t uargs)
 		r = move_remote(p, &from, a.from_off, &to, a.to_off, a.len);
 	} else {
 		struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
-		r = src && dst ? copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
+		r = src && dst ? copy_user_to_user(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
 	}
 	if (METERED(p, TRACE_MOVEDATA))
 		meter_movedata(p, fl, tl, a.from_link, a.to_link, a.len, r);

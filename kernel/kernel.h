@@ -76,6 +76,7 @@ void msgq_push(struct msg_queue *q, struct kmsg *m);
 struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
 
 /* ---- physical pages (palloc.c) ---- */
+#define PAGE 4096u
 void palloc_init(uintptr_t start, uintptr_t end);
 void *palloc(void);            /* a zeroed 4 KiB page, or NULL */
 void *palloc_unzeroed(void);   /* the same, contents left as they were */
@@ -151,10 +152,20 @@ void scheduler(void) __attribute__((noreturn));
 void kernel_tick(void);
 void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */
 
-/* ---- user memory (uaccess.c) ---- */
+/* ---- user memory (uaccess.c): every access to a process's memory ---- */
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len);
 int user_range_ok(uint32_t uaddr, uint32_t len);
+/* len bytes from sa in src to da in dst (MOVEDATA on one node); src and
+ * dst may be the same process, the areas overlapping.  0 or E_BADADDR. */
+int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len);
+/* Map a new zeroed page at va (page-aligned) into p.  0 or E_NOMEM. */
+int user_map_zeroed(struct proc *p, uint32_t va, int writable);
+/* Load a program segment into p's new address space: map [uaddr, uaddr +
+ * memsz) (new pages zeroed and `writable` for the user; pages already
+ * mapped are kept) and copy filesz bytes from src to uaddr, even into pages
+ * the user cannot write.  0, E_BADADDR or E_NOMEM. */
+int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable);
 
 /* ---- messages (ipc.c) ---- */
 extern struct msg_pool msgpool;

@@ -13,7 +13,6 @@
 #include "abi_names.h"
 #include "meter.h"
 
-#define PAGE 4096u
 
 struct proc proctab[NPROC];
 struct proc *current;
@@ -58,14 +57,9 @@ struct proc *proc_by_task(uint32_t task)
  * bytes of NUL-terminated strings, argv[0] first.  Returns the user sp. */
 static int setup_stack(struct proc *p, const char *args, size_t args_len, uint32_t *sp_out)
 {
-	for (uint32_t i = 1; i <= USER_STACK_PAGES; i++) {
-		void *page = palloc();
-		if (!page || arch_aspace_map(p->aspace, USER_STACK_TOP - i * PAGE, page, 1) < 0) {
-			if (page)
-				pfree(page);
+	for (uint32_t i = 1; i <= USER_STACK_PAGES; i++)
+		if (user_map_zeroed(p, USER_STACK_TOP - i * PAGE, 1) < 0)
 			return E_NOMEM;
-		}
-	}
 	uint32_t argc = 0;
 	for (size_t i = 0; i < args_len; i++)
 		argc += args[i] == '\0';
