@@ -12,7 +12,7 @@
  */
 #include "kernel.h"
 #include "abi_names.h"
-#include "meter.h"
+#include "meter/meter.h"
 #include "remote.h"
 
 struct msg_pool msgpool;

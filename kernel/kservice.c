@@ -7,7 +7,8 @@
  * (enum kreq); the reply is written into `reply`.
  */
 #include "kernel.h"
-#include "meter.h"
+#include "meter/meter.h"
+#include "meter/ship.h"
 
 #define BRK_LIMIT (64u << 20) /* heap may grow to 64 MiB */
 

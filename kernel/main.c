@@ -16,6 +16,7 @@
 #include "kernel.h"
 #include "net/hostlink.h"
 #include "net/net.h"
+#include "meter/ship.h"
 
 static char init_args[512];
 static uint32_t init_args_len;
@@ -90,6 +91,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	palloc_init(mem_start, mem_end);
 	msgpool_init(&msgpool);
 	proc_init();
+	meter_ship_init();
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
 	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
 

@@ -11,7 +11,7 @@
  */
 #include "kernel.h"
 #include "abi_names.h"
-#include "meter.h"
+#include "meter/meter.h"
 
 
 struct proc proctab[NPROC];

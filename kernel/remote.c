@@ -26,7 +26,6 @@
  * header, so its pool is sized to never run out.
  */
 #include "remote.h"
-#include "meter.h"
 #include "net/peer.h"
 #include "net/net.h"
 #include "net/frame.h"

@@ -8,7 +8,7 @@
  */
 #include "kernel.h"
 #include "hostgate.h"
-#include "meter.h"
+#include "meter/meter.h"
 #include "net/net.h"
 
 void kernel_timer_tick(void)
