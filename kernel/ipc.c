@@ -15,9 +15,7 @@
 #include "meter/meter.h"
 #include "remote.h"
 
-struct msg_pool msgpool;
 struct link kernel_notify_link;
-static uint64_t next_msg_id = 1;
 static uint32_t next_reply_id = 1;
 static uint8_t request_buf[MSG_MAX];
 static uint8_t reply_buf[MSG_MAX];
@@ -33,58 +31,6 @@ static int free_link_slots(struct proc *p)
 	for (int i = LINK_FIRST_FREE; i < NLINK; i++)
 		n += !p->links.slot[i].in_use;
 	return n;
-}
-
-void msg_release(struct kmsg *m)
-{
-	if (m->data)
-		pfree(m->data);
-	msgpool_put(&msgpool, m);
-}
-
-/* A message identity unique in the cluster: the node, then a count. */
-static uint64_t new_msg_id(void)
-{
-	return ((uint64_t)node_id << 48) | next_msg_id++;
-}
-
-/* A new message from `from_task` to `to_task`, data copied from `src`
- * (a user address in `from` when from != NULL, else a kernel pointer). */
-static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
-			    const void *src, uint32_t len, int32_t *err)
-{
-	struct kmsg *m = msgpool_get(&msgpool);
-	if (!m) {
-		*err = E_NOMEM;
-		return NULL;
-	}
-	if (len) {
-		m->data = palloc_unzeroed();
-		if (!m->data) {
-			msgpool_put(&msgpool, m);
-			*err = E_NOMEM;
-			return NULL;
-		}
-		if (from) {
-			if (copy_from_user(from, m->data, (uint32_t)(uintptr_t)src, len) < 0) {
-				msg_release(m);
-				*err = E_BADADDR;
-				return NULL;
-			}
-		} else {
-			memcpy(m->data, src, len);
-		}
-	}
-	m->from = from_task;
-	m->to = to_task;
-	m->len = len;
-	m->id = new_msg_id();
-	return m;
-}
-
-struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err)
-{
-	return msg_new(NULL, from, to, data, len, err);
 }
 
 /* Copy m into p, which receives with its struct message at p->recv_uaddr.
@@ -218,6 +164,13 @@ void ipc_release_process(struct proc *p)
 	link_clear(&p->links);
 }
 
+void ipc_notify_node_down(uint32_t node)
+{
+	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
+	if (kernel_notify_link.in_use)
+		ipc_kernel_send(&kernel_notify_link, &down, sizeof down, 0);
+}
+
 void ipc_notify_exit(const struct kr_exit_notice *notice)
 {
 	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task ||
@@ -298,7 +251,7 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		return E_BADADDR;
 	if (METERED(p, TRACE_SEND)) {
 		struct kmsg request = { .from = p->task, .to = l->task, .code = l->code, .len = len,
-					.id = new_msg_id(), .has_link = pl != NULL };
+					.id = msg_new_id(), .has_link = pl != NULL };
 		if (pl)
 			request.link = *pl;
 		meter_send(p, link, &request, passlink);

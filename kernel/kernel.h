@@ -83,7 +83,7 @@ void *palloc_unzeroed(void);   /* the same, contents left as they were */
 void pfree(void *page);
 uint32_t palloc_free_pages(void);
 
-/* ---- processes (proc.c) ---- */
+/* ---- processes (proc.c; creation and end: lifecycle.c) ---- */
 enum proc_state {
 	P_FREE = 0,
 	P_RUNNABLE,   /* ready or running                                     */
@@ -167,8 +167,26 @@ int user_map_zeroed(struct proc *p, uint32_t va, int writable);
  * the user cannot write.  0, E_BADADDR or E_NOMEM. */
 int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable);
 
-/* ---- messages (ipc.c) ---- */
+/* ---- messages as objects (message.c) ---- */
 extern struct msg_pool msgpool;
+/* A message identity unique in the cluster: the node, then a count. */
+uint64_t msg_new_id(void);
+/* A new message from `from_task` to `to_task`, data copied from `src`
+ * (a user address in `from` when from != NULL, else a kernel pointer);
+ * NULL with *err (E_NOMEM, E_BADADDR). */
+struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
+		     const void *src, uint32_t len, int32_t *err);
+/* The same from kernel memory. */
+struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+/* Give back m's header and page (inline: every receive does it). */
+static inline void msg_release(struct kmsg *m)
+{
+	if (m->data)
+		pfree(m->data);
+	msgpool_put(&msgpool, m);
+}
+
+/* ---- messages (ipc.c) ---- */
 int32_t sys_createlink(struct proc *p, uint32_t args);
 int32_t sys_destroylink(struct proc *p, int32_t link);
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink);
@@ -179,13 +197,14 @@ void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
-/* Messages as objects, for remote.c: make one from kernel memory, queue it
- * (locally, or on its node: `sender` waits for the answer, NULL posts), and
- * release one.  ipc_deliver always consumes m. */
-struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+/* Queue m, locally or on its node (`sender` waits for the answer, NULL
+ * posts); always consumes m.  Also how remote.c delivers a message from
+ * another node (given to it at boot: remote_init). */
 int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force);
-void msg_release(struct kmsg *m);
+/* Tell the process manager (kernel_notify_link) that a process ended, or
+ * that node `node` went down (remote.c's node_down, given at boot). */
 void ipc_notify_exit(const struct kr_exit_notice *notice);
+void ipc_notify_node_down(uint32_t node);
 extern struct link kernel_notify_link;
 
 /* ---- kernel-link requests (kservice.c) ---- */

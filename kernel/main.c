@@ -17,6 +17,7 @@
 #include "net/hostlink.h"
 #include "net/net.h"
 #include "meter/ship.h"
+#include "remote.h"
 
 static char init_args[512];
 static uint32_t init_args_len;
@@ -92,6 +93,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	msgpool_init(&msgpool);
 	proc_init();
 	meter_ship_init();
+	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down });
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
 	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
 

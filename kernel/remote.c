@@ -24,6 +24,16 @@
  * new requests and posts to it queue behind them.  The FIFO holds at most
  * one answer per process waiting on each peer and one post per message
  * header, so its pool is sized to never run out.
+ *
+ * Layering: this file is below ipc.c.  ipc.c calls it (remote.h) for a
+ * message, a post or a MOVEDATA half whose other end is on another node;
+ * it makes and releases messages through message.c and never calls ipc.c
+ * by name.  What goes up (a message from another node for a process here,
+ * a node's end for the process manager) goes through the two upcalls
+ * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down).
+ * It is this way round because ipc.c decides, per message, whether a
+ * destination is local; remote.c is a transport under that decision, as
+ * the peer transport (net/peer.c) is under remote.c.
  */
 #include "remote.h"
 #include "net/peer.h"
@@ -33,6 +43,12 @@
 #define CHUNK 4096u
 
 static uint32_t next_req = 1;
+static struct remote_upcalls up;
+
+void remote_init(const struct remote_upcalls *upcalls)
+{
+	up = *upcalls;
+}
 
 /* A frame that found its node's send buffer full: a post (m), a reply
  * link's move (moved_to, the new holder, set) or an answer (req, status;
@@ -306,7 +322,7 @@ static int32_t take_msg(const struct rm_frame *f, const uint8_t *data)
 		m->has_reply = 1;
 		link_from_wire(&m->reply, &f->reply);
 	}
-	return ipc_deliver(NULL, m, (f->flags & RM_F_FORCE) != 0);
+	return up.deliver(NULL, m, (f->flags & RM_F_FORCE) != 0);
 }
 
 /* Copy between a local owner's memory and buf (the RM_READ/RM_WRITE end). */
@@ -437,9 +453,7 @@ void remote_node_down(uint32_t node)
 			prev = e;
 	}
 	/* the process manager tells creators of processes there */
-	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
-	if (kernel_notify_link.in_use)
-		ipc_kernel_send(&kernel_notify_link, &down, sizeof down, 0);
+	up.node_down(node);
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
 		if (p->state == P_REMOTE && p->remote_node == node)
