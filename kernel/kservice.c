@@ -8,7 +8,6 @@
  */
 #include "kernel.h"
 #include "meter/meter.h"
-#include "meter/ship.h"
 
 #define BRK_LIMIT (64u << 20) /* heap may grow to 64 MiB */
 

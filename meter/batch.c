@@ -96,19 +96,20 @@ static int32_t ship(struct meter_dest *d)
 	return r;
 }
 
-static void put_record(struct meter_dest *d, const struct trace_header *h0, uint32_t type,
+/* h: the caller's header, completed here (type, seq, size) and copied in
+ * once (no second copy of it on the probes' path). */
+static inline __attribute__((always_inline)) void put_record(struct meter_dest *d, struct trace_header *h, uint32_t type,
 		       const void *body, uint32_t body_len)
 {
-	struct trace_header h = *h0;
-	h.traceType = type;
-	h.seq = node_seq++;
-	h.size = TRACE_HEADER_SIZE + body_len;
+	h->traceType = type;
+	h->seq = node_seq++;
+	h->size = TRACE_HEADER_SIZE + body_len;
 	uint8_t *at = d->buf.bytes + sizeof d->buf.hdr + d->used;
-	memcpy(at, &h, sizeof h);
-	memcpy(at + sizeof h, body, body_len);
+	memcpy(at, h, sizeof *h);
+	memcpy(at + sizeof *h, body, body_len);
 	if (d->count++ == 0)
-		d->first_ns = h.time;
-	d->used += h.size;
+		d->first_ns = h->time;
+	d->used += h->size;
 	stats.held++;
 }
 
@@ -121,7 +122,7 @@ static int room_for(const struct meter_dest *d, uint32_t n)
 
 /* n more drops, told by the held batch's DROPPED trace (put there when it
  * has none), so the count travels with the traces around it. */
-static void count_drops(struct meter_dest *d, const struct trace_header *h, uint32_t n)
+static void count_drops(struct meter_dest *d, struct trace_header *h, uint32_t n)
 {
 	struct trace_dropped dr = { .count = held_drops(d) + n };
 	if (d->drop_at) {
@@ -132,7 +133,7 @@ static void count_drops(struct meter_dest *d, const struct trace_header *h, uint
 	put_record(d, h, TRACE_DROPPED, &dr, sizeof dr);
 }
 
-void batch_put(int dest, const struct trace_header *h, uint32_t type, const void *body, uint32_t body_len)
+void batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len)
 {
 	struct meter_dest *d = &dests[dest];
 	stats.traces++;
@@ -211,7 +212,7 @@ int32_t batch_ship(int dest)
 	return ship(&dests[dest]);
 }
 
-int32_t batch_mark(int dest, const struct trace_header *h, uint32_t token)
+int32_t batch_mark(int dest, struct trace_header *h, uint32_t token)
 {
 	struct meter_dest *d = &dests[dest];
 	if (!room_for(d, 2) && ship(d) != 0 && !room_for(d, 2))

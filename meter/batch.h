@@ -37,16 +37,17 @@ uint32_t batch_size(int dest);
 const struct link *batch_link(int dest);
 
 /* Add a trace of `type` with body to dest's batch.  h is its header with
- * machine, time, procTime, load and task set; the rest is filled here.  A
+ * machine, time, procTime, load and task set; the rest is filled in
+ * (h is the caller's scratch: it is changed).  A
  * batch goes when it holds its batch size.  When the buffer is full and
  * cannot be shipped, the trace is dropped and counted in the batch's
  * DROPPED trace (made from h), so the count travels with the traces
  * around it. */
-void batch_put(int dest, const struct trace_header *h, uint32_t type, const void *body, uint32_t body_len);
+void batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len);
 /* A MARK trace behind everything dest holds, then ship: 0 (sent, or held
  * in order while the path is backed up), E_DEAD, E_NODEDOWN or E_QUEUEFULL
  * (no room even for the mark). */
-int32_t batch_mark(int dest, const struct trace_header *h, uint32_t token);
+int32_t batch_mark(int dest, struct trace_header *h, uint32_t token);
 /* Ship dest's batch now (0 when it went or was empty, else as the ship
  * function said). */
 int32_t batch_ship(int dest);

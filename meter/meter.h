@@ -47,6 +47,10 @@ void meter_flush_proc(struct proc *p);
 /* Called on every clock tick: sends batches older than METER_FLUSH_NS. */
 void meter_tick(void);
 
+/* A meter link to host service `name` (a filter on the host, reached
+ * through the node's host link): a kernel link whose code is the
+ * service's index in host=.  0, or E_NONAME. */
+int32_t meter_host_link(const char *name, struct link *out);
 /* Put a MARK trace of p with `token` behind every trace held for the
  * destination `to` and send them: when the filter has the mark, it has
  * everything this node sent there before it (the controller's getlog).

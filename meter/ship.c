@@ -2,7 +2,8 @@
  * meter/ship.c - where the meter's batches go: a batch for a process (a
  * filter on this or another node) is a message from the kernel
  * (ipc_kernel_send); a batch for a host service (a meter link naming the
- * kernel, see meter_host_link) is bytes on the node's host link to it.
+ * kernel, made by meter_host_link in meter.c) is bytes on the node's host
+ * link to it.
  *
  * This is the top of the meter: it calls ipc.c, and ipc.c calls only the
  * probes (meter.c), which add to batches (batch.c) without sending.
@@ -47,15 +48,4 @@ static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
 void meter_ship_init(void)
 {
 	batch_init(node_id, ship);
-}
-
-int32_t meter_host_link(const char *name, struct link *out)
-{
-	for (uint32_t i = 0; i < net_config.nhost; i++) {
-		if (!strncmp(net_config.host[i].name, name, NET_NAME_MAX)) {
-			*out = (struct link){ .in_use = 1, .task = TASK_OF(node_id, KERNEL_PID), .code = i };
-			return 0;
-		}
-	}
-	return E_NONAME;
 }

@@ -48,7 +48,7 @@ static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
 	return 0;
 }
 
-static const struct trace_header header = { .machine = MACHINE, .time = 1000, .task = 0x10002 };
+static struct trace_header header = { .machine = MACHINE, .time = 1000, .task = 0x10002 };
 
 /* A destination of its own for each test (the table is shared). */
 static int dest_for(uint32_t code, uint32_t batch)
