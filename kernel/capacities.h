@@ -4,8 +4,9 @@
  * its hot paths: each table below is a static array, so each is a limit a
  * program can meet.  Each line says what the size bounds and what happens
  * when the table is full.  Every default can be overridden at build time
- * with -DNAME=VALUE (e.g. KERNEL_CFLAGS += -DNPROC=128); the tests assume
- * the defaults.
+ * with -DNAME=VALUE added to the kernel's flags (X86_KCFLAGS, ARM_KCFLAGS
+ * in arch/x86/build.mk, arch/arm/build.mk); the tests assume the
+ * defaults.
  *
  * Not here, because they are part of the program ABI (programs size their
  * buffers by them; kernel/abi.h): MSG_MAX (bytes in one message), QUEUE_MAX
@@ -72,10 +73,28 @@
 #define NDEFERRED (NMSG + 2 * NPROC * NET_MAX_PEERS)
 #endif
 
+/* ---- boot ---- */
+
+#ifndef CMDLINE_MAX
+#define CMDLINE_MAX 512 /* bytes of the kernel command line kept (arch/x86/start.c, arch/arm/start.c); longer: cut there */
+#endif
+#ifndef INIT_ARGS_MAX
+#define INIT_ARGS_MAX 512 /* bytes of init's arguments, NULs included (main.c); a word that does not fit is dropped */
+#endif
+
 /* ---- devices (arch/) ---- */
 
 #ifndef VNET_MAX
 #define VNET_MAX 4      /* virtio network cards driven (arch/virtio/virtio_net.c); more: ignored with a console message */
+#endif
+#ifndef VIRTIO_PCI_MAX
+#define VIRTIO_PCI_MAX 8 /* virtio devices found on the PCI bus (x86); more: ignored */
+#endif
+#ifndef VIRTIO_MMIO_MAX
+#define VIRTIO_MMIO_MAX 8 /* virtio-mmio devices taken (ARM); more: ignored with a console message */
+#endif
+#ifndef IRQ_HANDLERS_PER_LINE
+#define IRQ_HANDLERS_PER_LINE 4 /* handlers sharing one x86 interrupt line; full: arch_irq_register gives E_NOSPACE */
 #endif
 
 #endif

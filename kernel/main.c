@@ -19,7 +19,7 @@
 #include "meter/ship.h"
 #include "remote.h"
 
-static char init_args[512];
+static char init_args[INIT_ARGS_MAX];
 static uint32_t init_args_len;
 
 static uint32_t parse_uint(const char *s)
