@@ -9,6 +9,12 @@
  * argument is checked before anything changes, so a failed call has no
  * effect.  Messages addressed to a kernel link are served at once by
  * kservice.c.  docs/kernel-calls.md is the contract this file implements.
+ *
+ * Layers: below this file are the process table (proc.c), messages as
+ * objects (message.c), user memory (uaccess.c), the meter's probes
+ * (meter/meter.h, which never send) and links to other nodes (remote.c).
+ * Above it, calling down into it: kservice.c (reached through the function
+ * given to ipc_init at boot), lifecycle.c, alarm.c and the meter's ship.c.
  */
 #include "kernel.h"
 #include "abi_names.h"
@@ -16,6 +22,7 @@
 #include "remote.h"
 
 struct link kernel_notify_link;
+static kservice_fn kernel_service; /* kservice, above this file (ipc_init) */
 static uint32_t next_reply_id = 1;
 static uint8_t request_buf[MSG_MAX];
 static uint8_t reply_buf[MSG_MAX];
@@ -179,6 +186,11 @@ void ipc_notify_exit(const struct kr_exit_notice *notice)
 			abi_exit_reason_name(notice->reason), notice->status);
 }
 
+void ipc_init(kservice_fn serve)
+{
+	kernel_service = serve;
+}
+
 /* ---- the kernel calls ---- */
 
 int32_t sys_createlink(struct proc *p, uint32_t uargs)
@@ -258,7 +270,7 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 	}
 	uint32_t reply_len = 0;
 	struct link reply_link = { 0 };
-	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
+	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
 	if (!umsg || r < 0)
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len };

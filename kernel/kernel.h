@@ -208,8 +208,18 @@ void ipc_notify_node_down(uint32_t node);
 extern struct link kernel_notify_link;
 
 /* ---- kernel-link requests (kservice.c) ---- */
+/* Serve request req (len bytes) of p over kernel link `via`, passing
+ * `passed`: the reply's bytes into reply / *reply_len, a link it carries
+ * into *reply_link.  0 or an error. */
+typedef int32_t (*kservice_fn)(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
+			       const struct link *passed, uint8_t *reply, uint32_t *reply_len,
+			       struct link *reply_link);
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
 		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link);
+/* kservice.c is above ipc.c (it creates and ends processes, sets alarms,
+ * sends notices): ipc.c reaches it only through the function given here
+ * at boot. */
+void ipc_init(kservice_fn kernel_service);
 
 /* Device services behind kernel links (request kinds KR_DEVICE_FIRST ..
  * KR_DEVICE_LAST), each in its own file; a weak default answers E_BADREQ

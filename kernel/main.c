@@ -91,6 +91,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	parse_cmdline(cmdline);
 	palloc_init(mem_start, mem_end);
 	msgpool_init(&msgpool);
+	ipc_init(kservice);
 	proc_init();
 	meter_ship_init();
 	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down });
