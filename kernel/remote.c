@@ -33,7 +33,8 @@
  * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down).
  * It is this way round because ipc.c decides, per message, whether a
  * destination is local; remote.c is a transport under that decision, as
- * the peer transport (net/peer.c) is under remote.c.
+ * the peer transport (net/peer.c) is under remote.c, which gives it its
+ * upcalls (a frame, a node's end, room in a send buffer) at boot as well.
  */
 #include "remote.h"
 #include "net/peer.h"
@@ -45,9 +46,15 @@
 static uint32_t next_req = 1;
 static struct remote_upcalls up;
 
+static void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len);
+static void remote_node_down(uint32_t node);
+static void remote_poll(void);
+
 void remote_init(const struct remote_upcalls *upcalls)
 {
 	up = *upcalls;
+	peer_set_upcalls(remote_deliver, remote_node_down);
+	net_set_poll(remote_poll);
 }
 
 /* A frame that found its node's send buffer full: a post (m), a reply
@@ -351,7 +358,7 @@ static void wake_waiter(uint32_t node, const struct rm_frame *f, const uint8_t *
 	}
 }
 
-void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
+static void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 {
 	static uint8_t chunk[CHUNK];
 	struct rm_frame f;
@@ -420,7 +427,7 @@ static int32_t send_deferred(const struct deferred *d)
 /* Called from the network's interrupt and timer paths: send the deferred
  * frames that now fit, in order per node, then wake the processes whose
  * request now fits. */
-void remote_poll(void)
+static void remote_poll(void)
 {
 	static uint32_t full[256 / 32];   /* nodes whose buffer filled up again */
 	memset(full, 0, sizeof full);
@@ -442,7 +449,7 @@ void remote_poll(void)
 	}
 }
 
-void remote_node_down(uint32_t node)
+static void remote_node_down(uint32_t node)
 {
 	kprintf("[node %u] node %u is down\n", node_id, node);
 	for (struct deferred *prev = NULL, *e = deferred_head, *next; e; e = next) {

@@ -47,6 +47,8 @@ struct remote_upcalls {
 	int32_t (*deliver)(struct proc *sender, struct kmsg *m, int force); /* sender: NULL */
 	void (*node_down)(uint32_t node);
 };
+/* Also gives the peer transport and the network its upcalls (a frame, a
+ * node's end, room in a send buffer). */
 void remote_init(const struct remote_upcalls *up);
 
 /* Send m (which names a process on another node) and wait until that
