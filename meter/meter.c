@@ -3,7 +3,7 @@
  * the probe functions make a trace's body and header from the kernel's
  * objects (a process, a message, a link) and add it to the process's
  * destination's batch (batch.c).  This is the narrow interface the kernel
- * calls downward into (ipc.c, proc.c, kservice.c, timer.c); it never sends
+ * calls downward into (ipc.c, lifecycle.c, kservice.c, timer.c); it never sends
  * a message itself.  Batches leave through ship.c, which sits above ipc.c
  * and hands them to ipc_kernel_send or a host link.
  */
@@ -23,7 +23,9 @@ static inline __attribute__((always_inline)) struct trace_header header_of(const
 	return h;
 }
 
-static void emit(struct proc *p, uint32_t type, const void *body, uint32_t body_len)
+/* Inline into each probe, as header_of: one call (batch_put) per trace. */
+static inline __attribute__((always_inline)) void emit(struct proc *p, uint32_t type, const void *body,
+						       uint32_t body_len)
 {
 	if (p->meter_dest < 0)
 		return;
