@@ -7,7 +7,6 @@
  */
 #include "kernel.h"
 
-#define NALARM 32
 #define ALARM_MAX_MS 3600000u
 
 struct alarm {

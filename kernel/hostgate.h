@@ -12,10 +12,7 @@
 
 #include "kernel.h"
 
-#define HOSTGATE_MAX 2          /* gates open on a node at once          */
-#define HOSTGATE_INBOX 24576    /* bytes held while the owner's queue is full:
-                                   more than lwIP's TCP_WND (16 * 1460),
-                                   which bounds what the host may send ahead */
+/* HOSTGATE_MAX gates, each with a HOSTGATE_INBOX: kernel/capacities.h */
 
 /* Kinds KR_HOSTGATE_FIRST..KR_HOSTGATE_LAST, routed by kdevice_service();
  * same contract as kservice(). */

@@ -9,14 +9,20 @@
  * argument is checked before anything changes, so a failed call has no
  * effect.  Messages addressed to a kernel link are served at once by
  * kservice.c.  docs/kernel-calls.md is the contract this file implements.
+ *
+ * Layers: below this file are the process table (proc.c), messages as
+ * objects (message.c), user memory (uaccess.c), the meter's probes
+ * (meter/meter.h, which never send) and links to other nodes (remote.c).
+ * Above it, calling down into it: kservice.c (reached through the function
+ * given to ipc_init at boot), lifecycle.c, alarm.c and the meter's ship.c.
  */
 #include "kernel.h"
+#include "kernel/abi/names.h"
 #include "meter/meter.h"
 #include "remote.h"
 
-struct msg_pool msgpool;
 struct link kernel_notify_link;
-static uint64_t next_msg_id = 1;
+static kservice_fn kernel_service; /* kservice, above this file (ipc_init) */
 static uint32_t next_reply_id = 1;
 static uint8_t request_buf[MSG_MAX];
 static uint8_t reply_buf[MSG_MAX];
@@ -32,58 +38,6 @@ static int free_link_slots(struct proc *p)
 	for (int i = LINK_FIRST_FREE; i < NLINK; i++)
 		n += !p->links.slot[i].in_use;
 	return n;
-}
-
-void msg_release(struct kmsg *m)
-{
-	if (m->data)
-		pfree(m->data);
-	msgpool_put(&msgpool, m);
-}
-
-/* A message identity unique in the cluster: the node, then a count. */
-static uint64_t new_msg_id(void)
-{
-	return ((uint64_t)node_id << 48) | next_msg_id++;
-}
-
-/* A new message from `from_task` to `to_task`, data copied from `src`
- * (a user address in `from` when from != NULL, else a kernel pointer). */
-static struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
-			    const void *src, uint32_t len, int32_t *err)
-{
-	struct kmsg *m = msgpool_get(&msgpool);
-	if (!m) {
-		*err = E_NOMEM;
-		return NULL;
-	}
-	if (len) {
-		m->data = palloc_unzeroed();
-		if (!m->data) {
-			msgpool_put(&msgpool, m);
-			*err = E_NOMEM;
-			return NULL;
-		}
-		if (from) {
-			if (copy_from_user(from, m->data, (uint32_t)(uintptr_t)src, len) < 0) {
-				msg_release(m);
-				*err = E_BADADDR;
-				return NULL;
-			}
-		} else {
-			memcpy(m->data, src, len);
-		}
-	}
-	m->from = from_task;
-	m->to = to_task;
-	m->len = len;
-	m->id = new_msg_id();
-	return m;
-}
-
-struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err)
-{
-	return msg_new(NULL, from, to, data, len, err);
 }
 
 /* Copy m into p, which receives with its struct message at p->recv_uaddr.
@@ -217,12 +171,24 @@ void ipc_release_process(struct proc *p)
 	link_clear(&p->links);
 }
 
+void ipc_notify_node_down(uint32_t node)
+{
+	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
+	if (kernel_notify_link.in_use)
+		ipc_kernel_send(&kernel_notify_link, &down, sizeof down, 0);
+}
+
 void ipc_notify_exit(const struct kr_exit_notice *notice)
 {
 	if (!kernel_notify_link.in_use || kernel_notify_link.task == notice->task ||
 	    ipc_kernel_send(&kernel_notify_link, notice, sizeof *notice, 0) < 0)
 		kprintf("[node %u] process %u ended: %s, status %d\n", node_id, TASK_PID(notice->task),
-			exit_reason_str(notice->reason), notice->status);
+			abi_exit_reason_name(notice->reason), notice->status);
+}
+
+void ipc_init(kservice_fn serve)
+{
+	kernel_service = serve;
 }
 
 /* ---- the kernel calls ---- */
@@ -297,14 +263,14 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		return E_BADADDR;
 	if (METERED(p, TRACE_SEND)) {
 		struct kmsg request = { .from = p->task, .to = l->task, .code = l->code, .len = len,
-					.id = new_msg_id(), .has_link = pl != NULL };
+					.id = msg_new_id(), .has_link = pl != NULL };
 		if (pl)
 			request.link = *pl;
 		meter_send(p, link, &request, passlink);
 	}
 	uint32_t reply_len = 0;
 	struct link reply_link = { 0 };
-	int32_t r = kservice(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
+	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
 	if (!umsg || r < 0)
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len };
@@ -450,24 +416,6 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	return p->wake_result;
 }
 
-/* Copy len bytes between two processes' memory, page by page. */
-static int32_t copy_between(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len)
-{
-	while (len) {
-		uint32_t n = len;
-		uint32_t s_room = 4096 - (sa & 4095), d_room = 4096 - (da & 4095);
-		if (n > s_room) n = s_room;
-		if (n > d_room) n = d_room;
-		uint8_t *s = arch_aspace_lookup(src->aspace, sa, 0);
-		uint8_t *d = arch_aspace_lookup(dst->aspace, da, 1);
-		if (!s || !d)
-			return E_BADADDR;
-		memmove(d, s, n);
-		sa += n; da += n; len -= n;
-	}
-	return 0;
-}
-
 /* MOVEDATA with an area on another node: page-sized chunks through a
  * kernel page, each read from the source and written to the destination
  * (locally, or by RM_READ / RM_WRITE to the owner's node). */
@@ -520,7 +468,7 @@ int32_t sys_movedata(struct proc *p, uint32_t uargs)
 		r = move_remote(p, &from, a.from_off, &to, a.to_off, a.len);
 	} else {
 		struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
-		r = src && dst ? copy_between(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
+		r = src && dst ? copy_user_to_user(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
 	}
 	if (METERED(p, TRACE_MOVEDATA))
 		meter_movedata(p, fl, tl, a.from_link, a.to_link, a.len, r);

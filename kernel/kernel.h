@@ -2,7 +2,7 @@
  * kernel/kernel.h - the kernel's own objects: processes, links, queued
  * messages, and the functions the portable subsystems offer each other.
  * Tables are fixed-size arrays: no allocator in the hot paths, and every
- * limit is a documented constant.
+ * limit is a documented constant (capacities.h).
  */
 #ifndef DPM_KERNEL_H
 #define DPM_KERNEL_H
@@ -12,9 +12,8 @@
 #include "kernel/abi/calls.h"
 #include "arch.h"
 #include "arch_proc.h"
+#include "capacities.h"
 
-#define NPROC 64          /* processes on one node                          */
-#define NMSG 512          /* messages queued on one node at once            */
 #define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
 
 /* ---- links (link.c) ---- */
@@ -77,13 +76,14 @@ void msgq_push(struct msg_queue *q, struct kmsg *m);
 struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
 
 /* ---- physical pages (palloc.c) ---- */
+#define PAGE 4096u
 void palloc_init(uintptr_t start, uintptr_t end);
 void *palloc(void);            /* a zeroed 4 KiB page, or NULL */
 void *palloc_unzeroed(void);   /* the same, contents left as they were */
 void pfree(void *page);
 uint32_t palloc_free_pages(void);
 
-/* ---- processes (proc.c) ---- */
+/* ---- processes (proc.c; creation and end: lifecycle.c) ---- */
 enum proc_state {
 	P_FREE = 0,
 	P_RUNNABLE,   /* ready or running                                     */
@@ -148,18 +148,45 @@ uint64_t proc_cpu_ns(const struct proc *p);
 uint64_t proc_interrupt_begin(void);
 void proc_interrupt_end(uint64_t began);
 uint32_t proc_runnable_count(void);
-const char *exit_reason_str(uint32_t reason);
 void scheduler(void) __attribute__((noreturn));
 void kernel_tick(void);
 void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */
 
-/* ---- user memory (uaccess.c) ---- */
+/* ---- user memory (uaccess.c): every access to a process's memory ---- */
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len);
 int user_range_ok(uint32_t uaddr, uint32_t len);
+/* len bytes from sa in src to da in dst (MOVEDATA on one node); src and
+ * dst may be the same process, the areas overlapping.  0 or E_BADADDR. */
+int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len);
+/* Map a new zeroed page at va (page-aligned) into p.  0 or E_NOMEM. */
+int user_map_zeroed(struct proc *p, uint32_t va, int writable);
+/* Load a program segment into p's new address space: map [uaddr, uaddr +
+ * memsz) (new pages zeroed and `writable` for the user; pages already
+ * mapped are kept) and copy filesz bytes from src to uaddr, even into pages
+ * the user cannot write.  0, E_BADADDR or E_NOMEM. */
+int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable);
+
+/* ---- messages as objects (message.c) ---- */
+extern struct msg_pool msgpool;
+/* A message identity unique in the cluster: the node, then a count. */
+uint64_t msg_new_id(void);
+/* A new message from `from_task` to `to_task`, data copied from `src`
+ * (a user address in `from` when from != NULL, else a kernel pointer);
+ * NULL with *err (E_NOMEM, E_BADADDR). */
+struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
+		     const void *src, uint32_t len, int32_t *err);
+/* The same from kernel memory. */
+struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+/* Give back m's header and page (inline: every receive does it). */
+static inline void msg_release(struct kmsg *m)
+{
+	if (m->data)
+		pfree(m->data);
+	msgpool_put(&msgpool, m);
+}
 
 /* ---- messages (ipc.c) ---- */
-extern struct msg_pool msgpool;
 int32_t sys_createlink(struct proc *p, uint32_t args);
 int32_t sys_destroylink(struct proc *p, int32_t link);
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink);
@@ -170,18 +197,29 @@ void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
-/* Messages as objects, for remote.c: make one from kernel memory, queue it
- * (locally, or on its node: `sender` waits for the answer, NULL posts), and
- * release one.  ipc_deliver always consumes m. */
-struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+/* Queue m, locally or on its node (`sender` waits for the answer, NULL
+ * posts); always consumes m.  Also how remote.c delivers a message from
+ * another node (given to it at boot: remote_init). */
 int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force);
-void msg_release(struct kmsg *m);
+/* Tell the process manager (kernel_notify_link) that a process ended, or
+ * that node `node` went down (remote.c's node_down, given at boot). */
 void ipc_notify_exit(const struct kr_exit_notice *notice);
+void ipc_notify_node_down(uint32_t node);
 extern struct link kernel_notify_link;
 
 /* ---- kernel-link requests (kservice.c) ---- */
+/* Serve request req (len bytes) of p over kernel link `via`, passing
+ * `passed`: the reply's bytes into reply / *reply_len, a link it carries
+ * into *reply_link.  0 or an error. */
+typedef int32_t (*kservice_fn)(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
+			       const struct link *passed, uint8_t *reply, uint32_t *reply_len,
+			       struct link *reply_link);
 int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uint32_t len,
 		 const struct link *passed, uint8_t *reply, uint32_t *reply_len, struct link *reply_link);
+/* kservice.c is above ipc.c (it creates and ends processes, sets alarms,
+ * sends notices): ipc.c reaches it only through the function given here
+ * at boot. */
+void ipc_init(kservice_fn kernel_service);
 
 /* Device services behind kernel links (request kinds KR_DEVICE_FIRST ..
  * KR_DEVICE_LAST), each in its own file; a weak default answers E_BADREQ

@@ -31,15 +31,9 @@ static int32_t grow_brk(struct proc *p, uint32_t want, uint32_t *out)
 	}
 	if (want < p->brk_base || want > p->brk_base + BRK_LIMIT)
 		return E_NOMEM;
-	for (uint32_t va = (p->brk + 4095) & ~4095u; va < want; va += 4096) {
-		void *page = palloc();
-		if (!page)
+	for (uint32_t va = (p->brk + 4095) & ~4095u; va < want; va += 4096)
+		if (user_map_zeroed(p, va, 1) < 0)
 			return E_NOMEM;
-		if (arch_aspace_map(p->aspace, va, page, 1) < 0) {
-			pfree(page);
-			return E_NOMEM;
-		}
-	}
 	if (want > p->brk)
 		p->brk = want;
 	*out = p->brk;

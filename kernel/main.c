@@ -16,8 +16,10 @@
 #include "kernel.h"
 #include "kernel/net/hostlink.h"
 #include "kernel/net/net.h"
+#include "meter/ship.h"
+#include "remote.h"
 
-static char init_args[512];
+static char init_args[INIT_ARGS_MAX];
 static uint32_t init_args_len;
 
 static uint32_t parse_uint(const char *s)
@@ -89,7 +91,10 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	parse_cmdline(cmdline);
 	palloc_init(mem_start, mem_end);
 	msgpool_init(&msgpool);
+	ipc_init(kservice);
 	proc_init();
+	meter_ship_init();
+	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down });
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
 	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
 

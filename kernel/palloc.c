@@ -7,7 +7,6 @@
  */
 #include "kernel.h"
 
-#define PAGE 4096u
 
 struct free_page {
 	struct free_page *next;

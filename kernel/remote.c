@@ -24,9 +24,19 @@
  * new requests and posts to it queue behind them.  The FIFO holds at most
  * one answer per process waiting on each peer and one post per message
  * header, so its pool is sized to never run out.
+ *
+ * Layering: this file is below ipc.c.  ipc.c calls it (remote.h) for a
+ * message, a post or a MOVEDATA half whose other end is on another node;
+ * it makes and releases messages through message.c and never calls ipc.c
+ * by name.  What goes up (a message from another node for a process here,
+ * a node's end for the process manager) goes through the two upcalls
+ * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down).
+ * It is this way round because ipc.c decides, per message, whether a
+ * destination is local; remote.c is a transport under that decision, as
+ * the peer transport (net/peer.c) is under remote.c, which gives it its
+ * upcalls (a frame, a node's end, room in a send buffer) at boot as well.
  */
 #include "remote.h"
-#include "meter/meter.h"
 #include "kernel/net/peer.h"
 #include "kernel/net/net.h"
 #include "kernel/net/frame.h"
@@ -34,6 +44,18 @@
 #define CHUNK 4096u
 
 static uint32_t next_req = 1;
+static struct remote_upcalls up;
+
+static void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len);
+static void remote_node_down(uint32_t node);
+static void remote_poll(void);
+
+void remote_init(const struct remote_upcalls *upcalls)
+{
+	up = *upcalls;
+	peer_set_upcalls(remote_deliver, remote_node_down);
+	net_set_poll(remote_poll);
+}
 
 /* A frame that found its node's send buffer full: a post (m), a reply
  * link's move (moved_to, the new holder, set) or an answer (req, status;
@@ -48,7 +70,6 @@ struct deferred {
 	int32_t status;
 	uint32_t read_task, read_addr, read_len;
 };
-#define NDEFERRED (NMSG + 2 * NPROC * NET_MAX_PEERS)
 static struct deferred deferred_pool[NDEFERRED];
 static struct deferred *deferred_free, *deferred_head, *deferred_tail;
 static uint16_t ndeferred[256];        /* per node id (1..254)               */
@@ -308,7 +329,7 @@ static int32_t take_msg(const struct rm_frame *f, const uint8_t *data)
 		m->has_reply = 1;
 		link_from_wire(&m->reply, &f->reply);
 	}
-	return ipc_deliver(NULL, m, (f->flags & RM_F_FORCE) != 0);
+	return up.deliver(NULL, m, (f->flags & RM_F_FORCE) != 0);
 }
 
 /* Copy between a local owner's memory and buf (the RM_READ/RM_WRITE end). */
@@ -337,7 +358,7 @@ static void wake_waiter(uint32_t node, const struct rm_frame *f, const uint8_t *
 	}
 }
 
-void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
+static void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len)
 {
 	static uint8_t chunk[CHUNK];
 	struct rm_frame f;
@@ -406,7 +427,7 @@ static int32_t send_deferred(const struct deferred *d)
 /* Called from the network's interrupt and timer paths: send the deferred
  * frames that now fit, in order per node, then wake the processes whose
  * request now fits. */
-void remote_poll(void)
+static void remote_poll(void)
 {
 	static uint32_t full[256 / 32];   /* nodes whose buffer filled up again */
 	memset(full, 0, sizeof full);
@@ -428,7 +449,7 @@ void remote_poll(void)
 	}
 }
 
-void remote_node_down(uint32_t node)
+static void remote_node_down(uint32_t node)
 {
 	kprintf("[node %u] node %u is down\n", node_id, node);
 	for (struct deferred *prev = NULL, *e = deferred_head, *next; e; e = next) {
@@ -439,9 +460,7 @@ void remote_node_down(uint32_t node)
 			prev = e;
 	}
 	/* the process manager tells creators of processes there */
-	struct kr_node_down down = { .kind = KR_NODE_DOWN, .node = node };
-	if (kernel_notify_link.in_use)
-		ipc_kernel_send(&kernel_notify_link, &down, sizeof down, 0);
+	up.node_down(node);
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
 		if (p->state == P_REMOTE && p->remote_node == node)

@@ -39,6 +39,18 @@ struct rm_frame {
 	struct rm_link link, reply;
 };
 
+/* What remote.c passes up to ipc.c (which it does not call by name):
+ * deliver a message from another node to a process here (consumes m; the
+ * result goes back to the sender), and tell the process manager that
+ * `node` went down.  Given once at boot, before the network starts. */
+struct remote_upcalls {
+	int32_t (*deliver)(struct proc *sender, struct kmsg *m, int force); /* sender: NULL */
+	void (*node_down)(uint32_t node);
+};
+/* Also gives the peer transport and the network its upcalls (a frame, a
+ * node's end, room in a send buffer). */
+void remote_init(const struct remote_upcalls *up);
+
 /* Send m (which names a process on another node) and wait until that
  * node's kernel has queued it or refused it; consumes m; the result is the
  * one a local send would give, or E_NODEDOWN. */

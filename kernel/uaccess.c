@@ -1,9 +1,13 @@
 /*
- * kernel/uaccess.c - moving bytes between the kernel and a process's memory.
- * Every user pointer goes through here: the range must lie in user space and
- * every page must be mapped for the user (writable for copies into it), or
- * the copy fails with E_BADADDR.  Nothing is assumed about what the process
- * has mapped, so a hostile pointer can never reach kernel memory.
+ * kernel/uaccess.c - a process's memory as the kernel reaches it: copies
+ * between the kernel and a process, between two processes (MOVEDATA), and
+ * the mapping and loading of a new address space (the stack, the heap,
+ * a program's segments).  Every user pointer goes through here: the range
+ * must lie in user space and every page must be mapped for the user
+ * (writable for copies into it), or the copy fails with E_BADADDR.
+ * Nothing is assumed about what the process has mapped, so a hostile
+ * pointer can never reach kernel memory.  No other file walks a process's
+ * page tables (arch_aspace_lookup) or maps pages into it.
  */
 #include "kernel.h"
 
@@ -12,13 +16,19 @@ int user_range_ok(uint32_t uaddr, uint32_t len)
 	return uaddr >= USER_BASE && uaddr < USER_TOP && len <= USER_TOP - uaddr;
 }
 
+/* Bytes from uaddr to the end of its page. */
+static uint32_t page_room(uint32_t uaddr)
+{
+	return PAGE - (uaddr & (PAGE - 1));
+}
+
 static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, int to_user)
 {
 	if (!user_range_ok(uaddr, len))
 		return E_BADADDR;
 	uint8_t *k = kbuf;
 	while (len) {
-		uint32_t n = 4096 - (uaddr & 4095);
+		uint32_t n = page_room(uaddr);
 		if (n > len)
 			n = len;
 		uint8_t *u = arch_aspace_lookup(p->aspace, uaddr, to_user);
@@ -41,4 +51,57 @@ int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len)
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len)
 {
 	return copy_user(p, uaddr, (void *)src, len, 1);
+}
+
+int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len)
+{
+	if (!user_range_ok(sa, len) || !user_range_ok(da, len))
+		return E_BADADDR;
+	while (len) {
+		uint32_t n = len, s_room = page_room(sa), d_room = page_room(da);
+		if (n > s_room) n = s_room;
+		if (n > d_room) n = d_room;
+		uint8_t *s = arch_aspace_lookup(src->aspace, sa, 0);
+		uint8_t *d = arch_aspace_lookup(dst->aspace, da, 1);
+		if (!s || !d)
+			return E_BADADDR;
+		memmove(d, s, n);   /* src == dst: the areas may overlap */
+		sa += n; da += n; len -= n;
+	}
+	return 0;
+}
+
+int user_map_zeroed(struct proc *p, uint32_t va, int writable)
+{
+	void *page = palloc();
+	if (!page)
+		return E_NOMEM;
+	if (arch_aspace_map(p->aspace, va, page, writable) < 0) {
+		pfree(page);
+		return E_NOMEM;
+	}
+	return 0;
+}
+
+int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable)
+{
+	if (filesz > memsz || !user_range_ok(uaddr, memsz))
+		return E_BADADDR;
+	const uint8_t *bytes = src;
+	uint32_t end = uaddr + memsz, file_end = uaddr + filesz;
+	for (uint32_t va = uaddr & ~(PAGE - 1); va < end; va += PAGE) {
+		uint8_t *page = arch_aspace_lookup(p->aspace, va, 0);
+		if (!page) {
+			int r = user_map_zeroed(p, va, writable);
+			if (r < 0)
+				return r;
+			page = arch_aspace_lookup(p->aspace, va, 0);
+		}
+		/* the part of [va, va + PAGE) that holds file bytes */
+		uint32_t lo = va > uaddr ? va : uaddr;
+		uint32_t hi = va + PAGE < file_end ? va + PAGE : file_end;
+		if (lo < hi)
+			memcpy(page + (lo - va), bytes + (lo - uaddr), hi - lo);
+	}
+	return 0;
 }

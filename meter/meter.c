@@ -1,191 +1,36 @@
 /*
- * meter/meter.c - making traces, batching them, and shipping the batches.
- *
- * Each meter destination (a distinct meter link) has one batch buffer laid
- * out exactly as the wire format (struct meter_batch_header, then records),
- * so sending a batch is sending the buffer.  A batch goes when it holds its
- * batch size of traces, when a process ends, and when its oldest trace is
- * METER_FLUSH_NS old.  If the path backs up, traces stay in the buffer; only
- * when the buffer itself is full is a trace dropped, and the count of drops
- * travels as a DROPPED trace in the next batch that gets through, so nothing
- * is lost silently, with one exception: batches already handed to a host
- * link whose TCP connection then ends are discarded there uncounted
- * (docs/metering.md).
+ * meter/meter.c - the kernel's probes and each process's meter settings:
+ * the probe functions make a trace's body and header from the kernel's
+ * objects (a process, a message, a link) and add it to the process's
+ * destination's batch (batch.c).  This is the narrow interface the kernel
+ * calls downward into (ipc.c, lifecycle.c, kservice.c, timer.c); it never sends
+ * a message itself.  Batches leave through ship.c, which sits above ipc.c
+ * and hands them to ipc_kernel_send or a host link.
  */
 #include "meter.h"
-#include "kernel/net/hostlink.h"
 #include "kernel/net/net.h"
 
-#define METER_DESTS 8
-
-struct meter_dest {
-	int in_use;
-	struct link link;        /* where batches go */
-	uint32_t batch;          /* traces per batch */
-	uint32_t users;          /* processes metered to it */
-	uint64_t first_ns;       /* time of the oldest held trace */
-	uint32_t dropped;        /* drops in no held DROPPED trace (their batch
-	                            was lost with its filter): told later */
-	uint32_t drop_at;        /* offset in buf of the held batch's DROPPED
-	                            trace, 0: it has none */
-	uint32_t used;           /* bytes of records held */
-	uint32_t count;          /* records held */
-	union {
-		struct meter_batch_header hdr;
-		uint8_t bytes[MSG_MAX];
-	} buf;
-};
-
-static struct meter_dest dests[METER_DESTS];
-static int host_links[NET_MAX_HOST_SERVICES] = { -1, -1, -1, -1 };
-static uint32_t node_seq;
-static struct meter_stats stats;
-
-static struct meter_dest *dest_of(const struct proc *p)
+/* A trace header for p now: machine, time, procTime, load, task.  Inline:
+ * it is on every probe's path (make bench-kernel's per-metered-event). */
+static inline __attribute__((always_inline)) struct trace_header header_of(const struct proc *p)
 {
-	return p->meter_dest >= 0 ? &dests[p->meter_dest] : NULL;
+	struct trace_header h;  /* traceType, seq, size: batch.c's (no zeroing here) */
+	h.machine = node_id;
+	h.time = arch_clock_ns();
+	h.procTime = p == current ? p->cpu_ns + (h.time - p->run_start) : p->cpu_ns;
+	h.load = proc_runnable_count();
+	h.task = p->task;
+	return h;
 }
 
-static void host_link_down(int link, void *arg)
+/* Inline into each probe, as header_of: one call (batch_put) per trace. */
+static inline __attribute__((always_inline)) void emit(struct proc *p, uint32_t type, const void *body,
+						       uint32_t body_len)
 {
-	(void)link;
-	host_links[(uintptr_t)arg] = -1; /* opened again by the next batch */
-}
-
-/* A batch to a filter on the host: bytes on the node's host link to the
- * service (the batch is already the wire format). */
-static int32_t ship_to_host(uint32_t service, const void *bytes, uint32_t len)
-{
-	if (service >= net_config.nhost)
-		return E_NODEDOWN;
-	if (host_links[service] < 0) {
-		struct hostlink_callbacks cb = { .down = host_link_down, .arg = (void *)(uintptr_t)service };
-		int l = hostlink_open(net_config.host[service].name, &cb);
-		if (l < 0)
-			return E_NODEDOWN;
-		host_links[service] = l;
-	}
-	return hostlink_send(host_links[service], bytes, len);
-}
-
-int32_t meter_host_link(const char *name, struct link *out)
-{
-	for (uint32_t i = 0; i < net_config.nhost; i++) {
-		if (!strncmp(net_config.host[i].name, name, NET_NAME_MAX)) {
-			*out = (struct link){ .in_use = 1, .task = TASK_OF(node_id, KERNEL_PID), .code = i };
-			return 0;
-		}
-	}
-	return E_NONAME;
-}
-
-/* A destination no process uses any more, with nothing held, is free. */
-static void free_if_unused(struct meter_dest *d)
-{
-	if (d->users == 0 && d->count == 0)
-		d->in_use = 0;
-}
-
-/* The count of the held batch's DROPPED trace (0: it has none). */
-static uint32_t held_drops(const struct meter_dest *d)
-{
-	struct trace_dropped dr = { 0 };
-	if (d->drop_at)
-		memcpy(&dr, d->buf.bytes + d->drop_at + TRACE_HEADER_SIZE, sizeof dr);
-	return dr.count;
-}
-
-/* Send d's batch over its link; 0 when it went (or there was nothing). */
-static int32_t ship(struct meter_dest *d)
-{
-	if (d->count == 0) {
-		free_if_unused(d);
-		return 0;
-	}
-	d->buf.hdr = (struct meter_batch_header){
-		.magic = METER_BATCH_MAGIC, .version = METER_BATCH_VERSION,
-		.count = (uint16_t)d->count, .machine = node_id, .bytes = d->used,
-	};
-	uint32_t len = sizeof d->buf.hdr + d->used;
-	int32_t r = TASK_PID(d->link.task) == KERNEL_PID ? ship_to_host(d->link.code, d->buf.bytes, len)
-							  : ipc_kernel_send(&d->link, d->buf.bytes, len, 1);
-	if (r == 0) {
-		stats.batches++;
-	} else if (r == E_DEAD || r == E_NODEDOWN) {
-		/* The filter is gone: what it would have got is lost, and counted;
-		 * the drops its DROPPED trace told are told again later. */
-		uint32_t traces = d->count - (d->drop_at ? 1 : 0);
-		d->dropped += traces + held_drops(d);
-		stats.dropped += traces;
-	} else {
-		return r; /* backed up: keep holding */
-	}
-	d->drop_at = 0;
-	stats.held -= d->count;
-	d->count = d->used = 0;
-	free_if_unused(d);
-	return r;
-}
-
-static void put_record(struct meter_dest *d, struct proc *p, uint32_t type, const void *body, uint32_t body_len)
-{
-	uint64_t now = arch_clock_ns();
-	struct trace_header h = {
-		.machine = node_id, .traceType = type, .time = now,
-		.procTime = p == current ? p->cpu_ns + (now - p->run_start) : p->cpu_ns,
-		.seq = node_seq++, .load = proc_runnable_count(), .task = p->task,
-		.size = TRACE_HEADER_SIZE + body_len,
-	};
-	uint8_t *at = d->buf.bytes + sizeof d->buf.hdr + d->used;
-	memcpy(at, &h, sizeof h);
-	memcpy(at + sizeof h, body, body_len);
-	if (d->count++ == 0)
-		d->first_ns = h.time;
-	d->used += h.size;
-	stats.held++;
-}
-
-/* Room for n more records of the largest size.  A batch always keeps room
- * for one more, so a DROPPED trace fits when the path backs up. */
-static int room_for(const struct meter_dest *d, uint32_t n)
-{
-	return sizeof d->buf.hdr + d->used + n * TRACE_MAX_SIZE <= MSG_MAX;
-}
-
-/* n more drops, told by the held batch's DROPPED trace (put there when it
- * has none), so the count travels with the traces around it. */
-static void count_drops(struct meter_dest *d, struct proc *p, uint32_t n)
-{
-	struct trace_dropped dr = { .count = held_drops(d) + n };
-	if (d->drop_at) {
-		memcpy(d->buf.bytes + d->drop_at + TRACE_HEADER_SIZE, &dr, sizeof dr);
+	if (p->meter_dest < 0)
 		return;
-	}
-	d->drop_at = (uint32_t)sizeof d->buf.hdr + d->used;
-	put_record(d, p, TRACE_DROPPED, &dr, sizeof dr);
-}
-
-static void emit(struct proc *p, uint32_t type, const void *body, uint32_t body_len)
-{
-	struct meter_dest *d = dest_of(p);
-	if (!d)
-		return;
-	stats.traces++;
-	/* this trace, room kept for a DROPPED trace, and one for drops to tell */
-	uint32_t need = 2 + (d->dropped && !d->drop_at);
-	if (!room_for(d, need) && ship(d) != 0 && !room_for(d, need)) {
-		stats.dropped++;
-		count_drops(d, p, 1 + d->dropped);
-		d->dropped = 0;
-		return;
-	}
-	if (d->dropped) {
-		count_drops(d, p, d->dropped);
-		d->dropped = 0;
-	}
-	put_record(d, p, type, body, body_len);
-	if (d->count >= d->batch)
-		ship(d);
+	struct trace_header h = header_of(p);
+	batch_put(p->meter_dest, &h, type, body, body_len);
 }
 
 void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
@@ -249,39 +94,12 @@ void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t chil
 	emit(p, type, &b, sizeof b);
 }
 
-static int same_link(const struct link *a, const struct link *b)
-{
-	return a->task == b->task && a->code == b->code && a->rights == b->rights;
-}
-
-static int dest_for(const struct link *l, uint32_t batch)
-{
-	int free_slot = -1;
-	for (int i = 0; i < METER_DESTS; i++) {
-		if (dests[i].in_use && same_link(&dests[i].link, l)) {
-			if (batch)
-				dests[i].batch = batch;
-			return i;
-		}
-		if (!dests[i].in_use && free_slot < 0)
-			free_slot = i;
-	}
-	if (free_slot < 0)
-		return E_NOSPACE;
-	struct meter_dest *d = &dests[free_slot];
-	memset(d, 0, sizeof *d - sizeof d->buf);
-	d->in_use = 1;
-	d->link = *l;
-	d->batch = batch ? batch : METER_BATCH_DEFAULT;
-	return free_slot;
-}
-
 static void release(struct proc *p)
 {
-	struct meter_dest *d = dest_of(p);
+	int d = p->meter_dest;
 	p->meter_dest = -1;
-	if (d && --d->users == 0)
-		ship(d);
+	if (d >= 0)
+		batch_unuse(d);
 }
 
 int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link, uint32_t batch)
@@ -289,18 +107,18 @@ int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link,
 	if (batch > METER_BATCH_MAX || (flags & ~(uint32_t)METER_FLAGS_ALL))
 		return E_INVAL;
 	if (meter_link) {
-		int i = dest_for(meter_link, batch);
+		int i = batch_dest(meter_link, batch);
 		if (i < 0)
 			return i;
 		if (i != p->meter_dest) {
-			dests[i].users++;
+			batch_use(i);
 			release(p);
 			p->meter_dest = i;
 		}
 	} else if (p->meter_dest < 0 && flags) {
 		return E_BADREQ; /* flags need somewhere to send traces */
 	} else if (p->meter_dest >= 0 && batch) {
-		dests[p->meter_dest].batch = batch;
+		batch_set_size(p->meter_dest, batch);
 	}
 	p->meter_flags = p->meter_dest >= 0 ? flags : 0;
 	return 0;
@@ -311,56 +129,55 @@ void meter_inherit(struct proc *child, const struct proc *parent)
 	child->meter_dest = -1;
 	if (parent && parent->meter_dest >= 0) {
 		child->meter_dest = parent->meter_dest;
-		dests[child->meter_dest].users++;
+		batch_use(child->meter_dest);
 		child->meter_flags = parent->meter_flags;
 	}
 }
 
 void meter_flush_proc(struct proc *p)
 {
-	struct meter_dest *d = dest_of(p);
-	if (d)
-		ship(d);
+	if (p->meter_dest >= 0)
+		batch_ship(p->meter_dest);
 	release(p);
 	p->meter_flags = 0;
 }
 
 int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token)
 {
-	int i = dest_for(to, 0);
+	int i = batch_dest(to, 0);
 	if (i < 0)
 		return i;
-	struct meter_dest *d = &dests[i];
-	if (!room_for(d, 2) && ship(d) != 0 && !room_for(d, 2))
-		return E_QUEUEFULL;
-	d->in_use = 1; /* a ship above may have freed a destination nobody uses */
-	struct trace_mark b = { .token = token };
-	stats.traces++;
-	put_record(d, p, TRACE_MARK, &b, sizeof b);
-	int32_t r = ship(d);
-	return r == E_DEAD || r == E_NODEDOWN ? r : 0; /* backed up: it goes later, in order */
+	struct trace_header h = header_of(p);
+	return batch_mark(i, &h, token);
 }
 
 void meter_tick(void)
 {
-	uint64_t now = arch_clock_ns();
-	for (int i = 0; i < METER_DESTS; i++)
-		if (dests[i].in_use && dests[i].count && now - dests[i].first_ns >= METER_FLUSH_NS)
-			ship(&dests[i]);
+	batch_ship_older(arch_clock_ns(), METER_FLUSH_NS);
 }
 
 int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link)
 {
-	struct meter_dest *d = dest_of(p);
-	if (!d)
+	if (p->meter_dest < 0)
 		return 0;
 	*flags = p->meter_flags;
-	*batch = d->batch;
-	*meter_link = d->link;
+	*batch = batch_size(p->meter_dest);
+	*meter_link = *batch_link(p->meter_dest);
 	return 1;
 }
 
 void meter_get_stats(struct meter_stats *s)
 {
-	*s = stats;
+	batch_stats(s);
+}
+
+int32_t meter_host_link(const char *name, struct link *out)
+{
+	for (uint32_t i = 0; i < net_config.nhost; i++) {
+		if (!strncmp(net_config.host[i].name, name, NET_NAME_MAX)) {
+			*out = (struct link){ .in_use = 1, .task = TASK_OF(node_id, KERNEL_PID), .code = i };
+			return 0;
+		}
+	}
+	return E_NONAME;
 }

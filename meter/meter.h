@@ -1,17 +1,23 @@
 /*
- * meter/meter.h - the kernel's meter: the probes' entry points, and the
- * per-process switch that keeps an unmetered process's cost to one test.
+ * meter/meter.h - the kernel's meter as the kernel calls it: the probes'
+ * entry points, each process's meter settings, and the per-process switch
+ * that keeps an unmetered process's cost to one test.  Nothing here sends
+ * a message: batches leave through ship.c (ship.h), above ipc.c.
  *
  * A probe site reads:   if (METERED(p, TRACE_SEND)) meter_send(...);
  * so a process whose flags are clear pays one AND and a branch, nothing more
  * (thesis §4.1: the in-kernel test must be fast and simple).  Traces are
  * batched per meter destination (the process's meter link) and sent as one
  * message over that link: to a filter process, to the host filter through
- * the kernel's host link, or to a remote node (meter_deliver in meter.c).
+ * the kernel's host link, or to a remote node.  The subsystem's files:
+ *   meter.c  probes and settings (this interface)
+ *   batch.c  batching and drop accounting, host-testable (batch.h)
+ *   ship.c   sending batches: ipc_kernel_send or a host link (ship.h)
  */
 #ifndef DPM_METER_H
 #define DPM_METER_H
 #include "kernel/kernel.h"
+#include "batch.h"
 #include "kernel/abi/trace.h"
 
 #ifdef DPM_NO_METER
@@ -54,12 +60,7 @@ int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token);
 /* p's meter settings, for a child created on another node. */
 int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link);
 
-/* Counters, for tests and the benchmark (KR_METERSTATS). */
-struct meter_stats {
-	uint32_t traces;    /* traces made */
-	uint32_t batches;   /* batch messages sent */
-	uint32_t dropped;   /* traces dropped because the path was backed up */
-	uint32_t held;      /* traces waiting in batches now */
-};
+/* Counters (struct meter_stats, batch.h), for tests and the benchmark
+ * (KR_METERSTATS). */
 void meter_get_stats(struct meter_stats *s);
 #endif

@@ -14,7 +14,7 @@
 
 extern char kernel_end[];
 extern char arm_vectors[];
-static char cmdline[512];
+static char cmdline[CMDLINE_MAX];
 
 void arm_start(void);
 void arm_start(void)

@@ -14,7 +14,6 @@
 #define MMIO_SLOTS 32
 #define MMIO_SLOT_SIZE 0x200
 #define MMIO_FIRST_IRQ (32 + 16)
-#define MMIO_MAX 8
 #define MMIO_MAGIC 0x74726976u   /* "virt" */
 #define MMIO_LEGACY 1
 
@@ -37,7 +36,7 @@
 #define REG_STATUS 0x070
 #define REG_CONFIG 0x100
 
-static struct virtio_dev devices[MMIO_MAX];
+static struct virtio_dev devices[VIRTIO_MMIO_MAX];
 static uint32_t ndevices;
 
 static uint32_t rd(struct virtio_dev *d, uint32_t reg) { return mmio_read32(d->base + reg); }
@@ -134,9 +133,9 @@ static void probe_slot(uint32_t slot)
 	if (mmio_read32(base + REG_MAGIC) != MMIO_MAGIC || mmio_read32(base + REG_DEVICE_ID) == 0)
 		return;
 	uint32_t phys = 0x0a000000u + slot * MMIO_SLOT_SIZE;
-	if (mmio_read32(base + REG_VERSION) != MMIO_LEGACY || ndevices == MMIO_MAX) {
+	if (mmio_read32(base + REG_VERSION) != MMIO_LEGACY || ndevices == VIRTIO_MMIO_MAX) {
 		kprintf("virtio: mmio 0x%x: %s; ignored\n", phys,
-			ndevices == MMIO_MAX ? "too many devices" : "not a legacy (version 1) device");
+			ndevices == VIRTIO_MMIO_MAX ? "too many devices" : "not a legacy (version 1) device");
 		return;
 	}
 	struct virtio_dev *d = &devices[ndevices++];

@@ -16,7 +16,6 @@
 #define VNET_BUF_LEN 2048
 #define VNET_RX_BUFS 64
 #define VNET_TX_BUFS 64
-#define VNET_MAX 4
 #define Q_RX 0
 #define Q_TX 1
 

@@ -11,7 +11,6 @@
 #include "machine.h"
 
 #define IRQ_LINES 16
-#define IRQ_HANDLERS_PER_LINE 4
 #define PIC1_DATA 0x21
 #define PIC2_DATA 0xa1
 #define IRQ_CASCADE 2

@@ -15,7 +15,7 @@ struct multiboot_info {
 };
 
 extern char kernel_end[];
-static char cmdline[512];
+static char cmdline[CMDLINE_MAX];
 
 void x86_start(uint32_t magic, const struct multiboot_info *mb);
 void x86_start(uint32_t magic, const struct multiboot_info *mb)

@@ -14,7 +14,6 @@
 #define VIRTIO_PCI_VENDOR 0x1af4
 #define VIRTIO_PCI_LEGACY_FIRST 0x1000
 #define VIRTIO_PCI_LEGACY_LAST 0x103f
-#define VIRTIO_PCI_MAX 8
 
 /* Legacy register offsets in BAR 0. */
 #define REG_DEVICE_FEATURES 0x00

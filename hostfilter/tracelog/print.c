@@ -16,6 +16,7 @@
 #include "log.h"
 #include "logcolumns.h"
 #include "logformat.h"
+#include "kernel/abi/names.h"
 #include "kernel/abi/trace.h"
 
 /* ---- text ----------------------------------------------------------- */
@@ -63,11 +64,6 @@ static void print_record(FILE *out, const struct dpm_log_record *rec)
 static const char csv_header[] = "machine,type,time_ns,cpu_ns,seq,load,task,src,dst,msg_id,"
 				 "length,link,code,pass_link,queue_len,reason,count";
 
-/* enum exit_reason (kernel/abi/calls.h), as TERMPROCESS's reason column shows it. */
-static const char *const exit_reason_names[] = {
-	"normal", "killed", "fault-memory", "fault-illegal", "fault-divide",
-	"fault-stack", "fault-other", "node-down",
-};
 
 enum cell_style { DECIMAL, TASK, HEX, LINK, REASON };
 
@@ -90,12 +86,14 @@ static void cell(FILE *out, const struct dpm_log_record *rec, const char *name,
 		if (v != NO_LINK)
 			fprintf(out, "%llu", (unsigned long long)v);
 		break;
-	case REASON:
-		if (v < sizeof exit_reason_names / sizeof exit_reason_names[0])
-			fputs(exit_reason_names[v], out);
+	case REASON: {
+		const struct abi_exit_reason_text *t = v <= UINT32_MAX ? abi_exit_reason((uint32_t)v) : NULL;
+		if (t)
+			fputs(t->tag, out);
 		else
 			fprintf(out, "%llu", (unsigned long long)v);
 		break;
+	}
 	default:
 		fprintf(out, "%llu", (unsigned long long)v);
 	}

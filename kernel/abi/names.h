@@ -1,11 +1,14 @@
 /*
  * kernel/abi/names.h - names and one-line meanings of the kernel's error
  * codes and exit reasons (abi.h), for messages.  Header-only tables, so the
- * program library (servers/lib/demos.c) and the host tools (dpm control)
- * print the same words for the same code.
+ * kernel's console, the program library (servers/lib/demos.c) and the host
+ * tools (dpm control, dpm dump's CSV) print the same words for the same
+ * code.  This is the one table of exit reasons: each has its words for
+ * messages and its tag for the CSV's reason column (docs/trace-csv.md).
  */
 #ifndef DPM_ABI_NAMES_H
 #define DPM_ABI_NAMES_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "calls.h"
@@ -46,14 +49,36 @@ static inline const struct abi_error_text *abi_error(int err)
 		       : &unknown;
 }
 
+/* enum exit_reason, indexed by its value. */
+struct abi_exit_reason_text {
+	const char *name; /* words for messages: "memory fault"        */
+	const char *tag;  /* one token, for CSV columns: "fault-memory" */
+};
+
+static const struct abi_exit_reason_text abi_exit_reason_texts[] = {
+	[EXIT_NORMAL] = { "normal", "normal" },
+	[EXIT_KILLED] = { "killed", "killed" },
+	[EXIT_FAULT_MEMORY] = { "memory fault", "fault-memory" },
+	[EXIT_FAULT_ILLEGAL] = { "illegal instruction", "fault-illegal" },
+	[EXIT_FAULT_DIVIDE] = { "divide error", "fault-divide" },
+	[EXIT_FAULT_STACK] = { "stack overflow", "fault-stack" },
+	[EXIT_FAULT_OTHER] = { "fault", "fault-other" },
+	[EXIT_NODE_DOWN] = { "node down", "node-down" },
+};
+
+/* The texts of exit reason `reason`, or NULL when there is no such reason. */
+static inline const struct abi_exit_reason_text *abi_exit_reason(uint32_t reason)
+{
+	return reason < sizeof abi_exit_reason_texts / sizeof abi_exit_reason_texts[0]
+		       ? &abi_exit_reason_texts[reason]
+		       : NULL;
+}
+
 /* enum exit_reason as words: "normal", "killed", "memory fault", ... */
 static inline const char *abi_exit_reason_name(uint32_t reason)
 {
-	static const char *const names[] = {
-		"normal", "killed", "memory fault", "illegal instruction",
-		"divide error", "stack overflow", "fault", "node down",
-	};
-	return reason < sizeof names / sizeof names[0] ? names[reason] : "unknown";
+	const struct abi_exit_reason_text *t = abi_exit_reason(reason);
+	return t ? t->name : "unknown";
 }
 
 #endif

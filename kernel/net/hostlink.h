@@ -17,8 +17,7 @@
 #define DPM_HOSTLINK_H
 #include <stdint.h>
 
-#define HOSTLINK_MAX 4
-#define HOSTLINK_SNDBUF (64 * 1024)
+#include "kernel/capacities.h" /* HOSTLINK_MAX, HOSTLINK_SNDBUF */
 
 struct hostlink_callbacks {
 	/* Bytes from the host service (may be NULL: they are discarded). */

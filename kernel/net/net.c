@@ -33,6 +33,13 @@ void net_run(void (*fn)(void *), void *arg)
 	on_net_stack = 0;
 }
 
+static void (*poll_fn)(void); /* remote.c's remote_poll (net_set_poll) */
+
+void net_set_poll(void (*poll)(void))
+{
+	poll_fn = poll;
+}
+
 static void poll_device(void *arg)
 {
 	struct ethdev *e = arg;
@@ -43,7 +50,8 @@ void ethdev_interrupt(struct ethdev *e)
 {
 	if (net_running) {
 		net_run(poll_device, e);
-		remote_poll();
+		if (poll_fn)
+			poll_fn();
 	}
 }
 
@@ -62,7 +70,8 @@ void net_tick(void)
 {
 	if (net_running) {
 		net_run(tick, NULL);
-		remote_poll();
+		if (poll_fn)
+			poll_fn();
 	}
 }
 

@@ -8,8 +8,8 @@
 #define DPM_NET_H
 #include <stdint.h>
 
-#define NET_MAX_PEERS 8          /* nodes in peers= besides this one       */
-#define NET_MAX_HOST_SERVICES 4  /* names in host=                         */
+#include "kernel/capacities.h" /* NET_MAX_PEERS, NET_MAX_HOST_SERVICES */
+
 #define NET_NAME_MAX 12
 
 /* The cluster and host-link settings the command line gave. */
@@ -42,6 +42,11 @@ void net_config_defaults(struct net_config *cfg);
 void net_init(void);
 /* 100 Hz, from kernel_timer_tick(). */
 void net_tick(void);
+/* `poll` is called after each network interrupt and timer tick, off the
+ * network stack: send buffers may have room again (the remote IPC layer
+ * sends what waited for it and wakes its blocked senders; it gives its
+ * remote_poll at boot, so this layer names nothing above it). */
+void net_set_poll(void (*poll)(void));
 /* Run fn(arg) on the network stack (directly when already on it).  Every
  * call into lwIP goes through here. */
 void net_run(void (*fn)(void *), void *arg);

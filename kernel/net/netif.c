@@ -17,7 +17,6 @@
 #include "lwip/etharp.h"
 #include "netif/ethernet.h"
 
-#define NET_MAX_IFS 4
 
 struct net_if {
 	struct netif netif;

@@ -38,8 +38,21 @@ static struct peer peers[NET_MAX_PEERS];
 static uint32_t npeers;
 static struct tcp_pcb *listener;
 static uint32_t local_ip;
-static void (*deliver_fn)(uint32_t, const uint8_t *, uint32_t) = remote_deliver;
-static void (*down_fn)(uint32_t) = remote_node_down;
+
+/* The upcalls until the remote IPC layer gives its own: only print. */
+static void print_frame(uint32_t from_node, const uint8_t *frame, uint32_t len)
+{
+	(void)frame;
+	kprintf("peer: frame of %u bytes from node %u (no remote IPC layer; dropped)\n", len, from_node);
+}
+
+static void print_down(uint32_t node)
+{
+	kprintf("peer: node %u is down (no remote IPC layer to tell)\n", node);
+}
+
+static void (*deliver_fn)(uint32_t, const uint8_t *, uint32_t) = print_frame;
+static void (*down_fn)(uint32_t) = print_down;
 
 static struct peer *find(uint32_t node)
 {
@@ -51,8 +64,8 @@ static struct peer *find(uint32_t node)
 
 void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void (*down)(uint32_t))
 {
-	deliver_fn = deliver ? deliver : remote_deliver;
-	down_fn = down ? down : remote_node_down;
+	deliver_fn = deliver ? deliver : print_frame;
+	down_fn = down ? down : print_down;
 }
 
 static void declare_down(struct peer *p, const char *why)

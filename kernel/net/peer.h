@@ -10,11 +10,11 @@
  * its connection fails, it stays silent for `peertimeout` ms (default
  * 3000; every node sends a heartbeat each second), or it does not come up
  * within `peerwait` ms of boot (default 20000).  Going DOWN discards what
- * was queued for it and calls remote_node_down() exactly once.  A DOWN
+ * was queued for it and calls the node_down upcall exactly once.  A DOWN
  * node that reconnects (it was restarted) becomes UP again: it is a new
- * incarnation, none of its earlier processes exist; remote_node_down() is
- * called again should it fail again.  A node that restarts while still
- * UP here is seen DOWN (one remote_node_down) and then UP.
+ * incarnation, none of its earlier processes exist; node_down is called
+ * again should it fail again.  A node that restarts while still UP here is
+ * seen DOWN (one node_down) and then UP.
  *
  * Context.  peer_send() may be called from any kernel code (kernel calls,
  * the callbacks below).  The callbacks run on the network stack from an
@@ -25,8 +25,9 @@
 #define DPM_PEER_H
 #include <stdint.h>
 
+#include "kernel/capacities.h" /* PEER_SNDBUF: bytes queued per peer */
+
 #define PEER_FRAME_MAX (8192 + 256) /* hdr_len + data_len of one frame      */
-#define PEER_SNDBUF (64 * 1024)     /* bytes queued per peer (4 per frame + frame) */
 
 enum peer_state {
 	PEER_DOWN = 0,       /* dead, or not a peer: peer_send gives E_NODEDOWN */
@@ -48,16 +49,10 @@ int peer_drained(uint32_t node);
 /* Bytes that can still be queued for `node` (0 when it is DOWN). */
 uint32_t peer_send_space(uint32_t node);
 
-/* Implemented by the remote IPC layer (kernel/); weak defaults that only
- * print are in kernel/net/remote_default.c.  `frame` is valid only during
- * the call. */
-void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t len);
-void remote_node_down(uint32_t node);
-/* Called after each network interrupt and timer tick, off the network
- * stack: send buffers may have room again (frames waiting for it go out,
- * processes waiting for it wake). */
-void remote_poll(void);
-
-/* Route the two callbacks elsewhere (the self-test does; NULL restores). */
+/* The transport's two upcalls: a frame from `from_node` (valid only
+ * during the call), and a node gone DOWN.  The remote IPC layer (kernel/
+ * remote.c) gives its own at boot, so this layer names nothing above it;
+ * the self-test replaces them.  NULL (and before any are given): the frame
+ * or the node's end is only printed. */
 void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void (*down)(uint32_t));
 #endif

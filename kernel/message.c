@@ -1,0 +1,53 @@
+/*
+ * kernel/message.c - the node's messages as objects: the one pool of
+ * message headers (NMSG, capacities.h), each message's data page, and
+ * message identities unique in the cluster.  Below both ipc.c (which
+ * queues and hands over messages) and remote.c (which carries them to
+ * other nodes), so neither needs the other to make or release one.
+ */
+#include "kernel.h"
+
+struct msg_pool msgpool;
+static uint64_t next_msg_id = 1;
+
+uint64_t msg_new_id(void)
+{
+	return ((uint64_t)node_id << 48) | next_msg_id++;
+}
+
+struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
+		     const void *src, uint32_t len, int32_t *err)
+{
+	struct kmsg *m = msgpool_get(&msgpool);
+	if (!m) {
+		*err = E_NOMEM;
+		return NULL;
+	}
+	if (len) {
+		m->data = palloc_unzeroed();
+		if (!m->data) {
+			msgpool_put(&msgpool, m);
+			*err = E_NOMEM;
+			return NULL;
+		}
+		if (from) {
+			if (copy_from_user(from, m->data, (uint32_t)(uintptr_t)src, len) < 0) {
+				msg_release(m);
+				*err = E_BADADDR;
+				return NULL;
+			}
+		} else {
+			memcpy(m->data, src, len);
+		}
+	}
+	m->from = from_task;
+	m->to = to_task;
+	m->len = len;
+	m->id = msg_new_id();
+	return m;
+}
+
+struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err)
+{
+	return msg_new(NULL, from, to, data, len, err);
+}

@@ -1,0 +1,51 @@
+/*
+ * meter/ship.c - where the meter's batches go: a batch for a process (a
+ * filter on this or another node) is a message from the kernel
+ * (ipc_kernel_send); a batch for a host service (a meter link naming the
+ * kernel, made by meter_host_link in meter.c) is bytes on the node's host
+ * link to it.
+ *
+ * This is the top of the meter: it calls ipc.c, and ipc.c calls only the
+ * probes (meter.c), which add to batches (batch.c) without sending.
+ * batch.c reaches this file only through the ship function registered by
+ * meter_ship_init, so no file below ipc.c calls back into it.
+ */
+#include "ship.h"
+#include "batch.h"
+#include "kernel/net/hostlink.h"
+#include "kernel/net/net.h"
+
+static int host_links[NET_MAX_HOST_SERVICES]; /* + 1: the link, 0: none open */
+
+static void host_link_down(int link, void *arg)
+{
+	(void)link;
+	host_links[(uintptr_t)arg] = 0; /* opened again by the next batch */
+}
+
+/* A batch to a filter on the host: bytes on the node's host link to the
+ * service (the batch is already the wire format). */
+static int32_t ship_to_host(uint32_t service, const void *bytes, uint32_t len)
+{
+	if (service >= net_config.nhost)
+		return E_NODEDOWN;
+	if (!host_links[service]) {
+		struct hostlink_callbacks cb = { .down = host_link_down, .arg = (void *)(uintptr_t)service };
+		int l = hostlink_open(net_config.host[service].name, &cb);
+		if (l < 0)
+			return E_NODEDOWN;
+		host_links[service] = l + 1;
+	}
+	return hostlink_send(host_links[service] - 1, bytes, len);
+}
+
+static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
+{
+	return TASK_PID(to->task) == KERNEL_PID ? ship_to_host(to->code, bytes, len)
+						: ipc_kernel_send(to, bytes, len, 1);
+}
+
+void meter_ship_init(void)
+{
+	batch_init(node_id, ship);
+}

@@ -1,0 +1,217 @@
+/*
+ * tests/unit/test_meter_batch.c - the meter's batching (meter/batch.c) on
+ * the host, with a ship function that records each batch and answers what
+ * the test says: a batch goes at its size; a backed-up path holds traces
+ * until the buffer is full, then drops and counts them in one DROPPED
+ * trace; a lost filter's batch is counted and told in the next batch;
+ * a mark goes behind what is held.  Every drop must be accounted for.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "meter/batch.h"
+
+#define MACHINE 7
+
+/* What the ship function answers, and what it has seen. */
+static int32_t answer;
+static int shipped;             /* batches that went (answer 0) */
+static struct meter_batch_header last_hdr;
+static uint32_t last_types[64], last_counts[64], last_seqs[64];
+static uint32_t last_n;
+
+static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
+{
+	(void)to;
+	if (answer != 0)
+		return answer;
+	const uint8_t *b = bytes;
+	memcpy(&last_hdr, b, sizeof last_hdr);
+	assert_int_equal(len, sizeof last_hdr + last_hdr.bytes);
+	last_n = 0;
+	for (uint32_t at = sizeof last_hdr; at < len; last_n++) {
+		struct trace_header h;
+		memcpy(&h, b + at, sizeof h);
+		assert_true(last_n < 64);
+		last_types[last_n] = h.traceType;
+		last_seqs[last_n] = h.seq;
+		last_counts[last_n] = 0;
+		if (h.traceType == TRACE_DROPPED)
+			memcpy(&last_counts[last_n], b + at + TRACE_HEADER_SIZE, 4);
+		at += h.size;
+	}
+	assert_int_equal(last_n, last_hdr.count);
+	shipped++;
+	return 0;
+}
+
+static struct trace_header header = { .machine = MACHINE, .time = 1000, .task = 0x10002 };
+
+/* A destination of its own for each test (the table is shared). */
+static int dest_for(uint32_t code, uint32_t batch)
+{
+	struct link l = { .in_use = 1, .task = 0x10005, .code = code };
+	int d = batch_dest(&l, batch);
+	assert_true(d >= 0);
+	batch_use(d);
+	return d;
+}
+
+static void put_sends(int d, uint32_t n)
+{
+	struct trace_send body = { .length = 64 };
+	for (uint32_t i = 0; i < n; i++)
+		batch_put(d, &header, TRACE_SEND, &body, sizeof body);
+}
+
+static struct meter_stats stats_now(void)
+{
+	struct meter_stats s;
+	batch_stats(&s);
+	return s;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	batch_init(MACHINE, ship);
+	answer = 0;
+	shipped = 0;
+	return 0;
+}
+
+static void batch_goes_at_its_size(void **state)
+{
+	(void)state;
+	int d = dest_for(1, 4);
+	put_sends(d, 3);
+	assert_int_equal(shipped, 0);
+	put_sends(d, 1);
+	assert_int_equal(shipped, 1);
+	assert_int_equal(last_hdr.magic, METER_BATCH_MAGIC);
+	assert_int_equal(last_hdr.machine, MACHINE);
+	assert_int_equal(last_hdr.count, 4);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_int_equal(last_types[i], TRACE_SEND);
+	for (uint32_t i = 1; i < 4; i++)
+		assert_int_equal(last_seqs[i], last_seqs[i - 1] + 1);
+	assert_int_equal(stats_now().held, 0);
+	batch_unuse(d);
+}
+
+static void full_buffer_drops_and_counts(void **state)
+{
+	(void)state;
+	int d = dest_for(2, METER_BATCH_MAX);
+	struct meter_stats before = stats_now();
+	answer = E_QUEUEFULL;      /* the filter's queue is full */
+	put_sends(d, 100);
+	struct meter_stats mid = stats_now();
+	uint32_t dropped = mid.dropped - before.dropped;
+	assert_true(dropped > 0);  /* 100 traces cannot fit one message */
+	assert_int_equal(mid.traces - before.traces, 100);
+	/* held: the traces kept and the one DROPPED trace */
+	assert_int_equal(mid.held - before.held, 100 - dropped + 1);
+	assert_int_equal(shipped, 0);
+
+	answer = 0;                /* the path clears */
+	assert_int_equal(batch_ship(d), 0);
+	assert_int_equal(shipped, 1);
+	assert_int_equal(last_n, 100 - dropped + 1);
+	for (uint32_t i = 0; i + 1 < last_n; i++)
+		assert_int_equal(last_types[i], TRACE_SEND);
+	assert_int_equal(last_types[last_n - 1], TRACE_DROPPED);
+	assert_int_equal(last_counts[last_n - 1], dropped);
+	assert_int_equal(stats_now().held, before.held);
+	batch_unuse(d);
+}
+
+static void lost_filter_is_told_later(void **state)
+{
+	(void)state;
+	int d = dest_for(3, 4);
+	struct meter_stats before = stats_now();
+	answer = E_DEAD;           /* the filter ended: its batch is lost */
+	put_sends(d, 4);
+	assert_int_equal(stats_now().dropped - before.dropped, 4);
+	assert_int_equal(stats_now().held, before.held);
+
+	answer = 0;
+	put_sends(d, 1);
+	assert_int_equal(batch_ship(d), 0);
+	assert_int_equal(last_n, 2);
+	assert_int_equal(last_types[0], TRACE_DROPPED);
+	assert_int_equal(last_counts[0], 4);
+	assert_int_equal(last_types[1], TRACE_SEND);
+	batch_unuse(d);
+}
+
+static void lost_batch_with_drops_tells_them_all(void **state)
+{
+	(void)state;
+	int d = dest_for(4, METER_BATCH_MAX);
+	struct meter_stats before = stats_now();
+	answer = E_QUEUEFULL;
+	put_sends(d, 100);
+	uint32_t dropped = stats_now().dropped - before.dropped;
+	uint32_t kept = 100 - dropped;
+
+	answer = E_NODEDOWN;       /* the held batch, DROPPED trace and all, is lost */
+	assert_int_equal(batch_ship(d), E_NODEDOWN);
+	assert_int_equal(stats_now().dropped - before.dropped, 100);
+
+	answer = 0;
+	put_sends(d, 1);
+	assert_int_equal(batch_ship(d), 0);
+	assert_int_equal(last_n, 2);
+	assert_int_equal(last_types[0], TRACE_DROPPED);
+	assert_int_equal(last_counts[0], dropped + kept);
+	batch_unuse(d);
+}
+
+static void mark_goes_behind_held_traces(void **state)
+{
+	(void)state;
+	int d = dest_for(5, 8);
+	answer = E_QUEUEFULL;
+	put_sends(d, 2);
+	assert_int_equal(batch_mark(d, &header, 99), 0);   /* held, in order */
+	assert_int_equal(shipped, 0);
+	answer = 0;
+	assert_int_equal(batch_ship(d), 0);
+	assert_int_equal(last_n, 3);
+	assert_int_equal(last_types[2], TRACE_MARK);
+	answer = E_DEAD;
+	assert_int_equal(batch_mark(d, &header, 100), E_DEAD);
+	answer = 0;
+	batch_unuse(d);
+}
+
+static void old_batches_go_on_the_tick(void **state)
+{
+	(void)state;
+	int d = dest_for(6, 32);
+	put_sends(d, 1);                       /* its time is header.time */
+	batch_ship_older(header.time + 99, 100);
+	assert_int_equal(shipped, 0);
+	batch_ship_older(header.time + 100, 100);
+	assert_int_equal(shipped, 1);
+	assert_int_equal(last_n, 1);
+	batch_unuse(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(batch_goes_at_its_size, setup),
+		cmocka_unit_test_setup(full_buffer_drops_and_counts, setup),
+		cmocka_unit_test_setup(lost_filter_is_told_later, setup),
+		cmocka_unit_test_setup(lost_batch_with_drops_tells_them_all, setup),
+		cmocka_unit_test_setup(mark_goes_behind_held_traces, setup),
+		cmocka_unit_test_setup(old_batches_go_on_the_tick, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
