@@ -51,6 +51,8 @@ int qemu_kernel_cmdline(const struct cluster_node *n, const struct node_launch *
 			return -1;
 	if (n->kernel[0] && append(out, size, &used, " %s", n->kernel))
 		return -1;
+	if (n->vclock && append(out, size, &used, " vclock=1"))
+		return -1;
 	if (n->init[0] && append(out, size, &used, " %s", n->init))
 		return -1;
 	return 0;
@@ -189,6 +191,10 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 	 * (sleep stays on), so timeouts and elapsed times keep their meaning. */
 	if (n->icount)
 		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0");
+	/* clock=virtual: instructions are time and an idle node's clock jumps
+	 * to its next deadline (docs/virtual-time.md) */
+	if (n->vclock)
+		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0,sleep=off");
 	bad = bad || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
 		  arg(cmd, "-m") || arg(cmd, "%d", n->memory_mib) ||
 		  arg(cmd, "-kernel") || arg(cmd, "%s", kernel) ||
