@@ -325,10 +325,8 @@ static int parse_node(struct cursor *c, struct cluster_spec *spec, const char *a
 				  .line = c->line };
 	if (read_name(c, spec, "node", n.name) || read_attributes(c, spec, &n, set_node_attribute))
 		return -1;
-	/* So far one x86 node: the nodes' synchronisation and the ARM port's
-	 * deadlines are the next steps (docs/virtual-time.md, Plan). */
-	if (n.vclock && n.arch != CLUSTER_X86)
-		return fail_at(c, at, "clock=virtual is not available on arm nodes yet");
+	/* So far one node: the nodes' synchronisation is the next step
+	 * (docs/virtual-time.md, Plan). */
 	if (spec->nnodes > 0 && (n.vclock || spec->nodes[0].vclock))
 		return fail_at(c, at, "clock=virtual runs a one-node cluster only, so far");
 	spec->nodes[spec->nnodes++] = n;

@@ -195,6 +195,11 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 	 * to its next deadline (docs/virtual-time.md) */
 	if (n->vclock)
 		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0,sleep=off");
+	/* ... and on ARM a counter of 1 ns (62.5 MHz by default): the clock's
+	 * origin moves by excluded stretches, which a 16 ns counter would
+	 * round by an amount the host decides (the later -cpu wins) */
+	if (n->vclock && n->arch == CLUSTER_ARM)
+		bad = bad || arg(cmd, "-cpu") || arg(cmd, "cortex-a15,cntfrq=1000000000");
 	bad = bad || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
 		  arg(cmd, "-m") || arg(cmd, "%d", n->memory_mib) ||
 		  arg(cmd, "-kernel") || arg(cmd, "%s", kernel) ||

@@ -15,6 +15,7 @@
 #define GICD_TYPER 0x004
 #define GICD_ISENABLER 0x100
 #define GICD_ICENABLER 0x180
+#define GICD_ICPENDR 0x280
 #define GICD_IPRIORITYR 0x400
 #define GICD_ITARGETSR 0x800
 #define GICC_CTLR 0x00
@@ -64,6 +65,11 @@ void gic_enable(int irq)
 	if (irq >= FIRST_SPI)
 		set_byte(GICD_BASE + GICD_ITARGETSR, irq, 0x01); /* CPU 0 */
 	mmio_write32(GICD_BASE + GICD_ISENABLER + 4 * ((uint32_t)irq / 32), 1u << (irq % 32));
+}
+
+void gic_clear_pending(int irq)
+{
+	mmio_write32(GICD_BASE + GICD_ICPENDR + 4 * ((uint32_t)irq / 32), 1u << (irq % 32));
 }
 
 int gic_ack(void)

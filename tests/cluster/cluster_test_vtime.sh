@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster_test_vtime.sh - virtual time (docs/virtual-time.md),
-# so far on one node: a metered local ping-pong whose traces travel to
+# so far on one node, x86 and ARM: a metered local ping-pong whose traces travel to
 # `dpm filter` over the host link (whose bytes and acknowledgements come
 # when the host pleases) is recorded twice, the second time with two
 # CPU-bound loops on the host (bounded, killed afterwards); `dpm dump
@@ -10,13 +10,13 @@
 . "$(dirname "$0")/cluster_lib.sh"
 K=300
 
-# record NAME BUSY: boot the node, wait for its job, keep the CSV.
+# record NAME BUSY ARCH: boot the node, wait for its job, keep the CSV.
 record() {
-	local name=$1 busy=$2 d pids=() i
+	local name=$1 busy=$2 arch=$3 d pids=() i
 	d=$(new_cluster_dir "$name")
 	{
 		echo "service filter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
-		echo "node n1 id=1 clock=virtual init=\"--halt mrun filter all pingpong 0 $K 1 100\""
+		echo "node n1 id=1 arch=$arch clock=virtual init=\"--halt mrun filter all pingpong 0 $K 1 100\""
 	} >"$TEST_DIR/$name.cluster"
 	if [ "$busy" = 1 ]; then
 		for i in 1 2; do
@@ -36,15 +36,16 @@ record() {
 	"$DPM" dump --csv "$d/meter.log" >"$TEST_DIR/$name.csv"
 }
 
-record quiet 0
-record busy 1
-
-# K round trips of two sizes: a SEND, QUEUED, RECEIVE each way, and more
 sends() { awk -F, '$2 == "SEND"' "$1" | wc -l; }
-check_that "quiet: every ping-pong message traced ($(sends "$TEST_DIR/quiet.csv") SENDs)" \
-	'[ "$(sends "$TEST_DIR/quiet.csv")" -ge $((4 * K)) ]'
-check_that "quiet: no trace dropped" '! grep -q ",DROPPED," "$TEST_DIR/quiet.csv"'
-check_that "quiet: sequence numbers without a gap" \
-	'awk -F, "NR > 1 && \$5 != NR - 2 { bad = 1 } END { exit bad }" "$TEST_DIR/quiet.csv"'
-check_that "the busy host's log equals the quiet host's, times and procTimes included" \
-	'cmp -s "$TEST_DIR/quiet.csv" "$TEST_DIR/busy.csv"'
+for arch in x86 arm; do
+	record "$arch-quiet" 0 "$arch"
+	record "$arch-busy" 1 "$arch"
+	q=$TEST_DIR/$arch-quiet.csv b=$TEST_DIR/$arch-busy.csv
+	# K round trips of two sizes: a SEND each way, and more
+	check_that "$arch: every ping-pong message traced ($(sends "$q") SENDs)" '[ "$(sends "$q")" -ge $((4 * K)) ]'
+	check_that "$arch: no trace dropped" '! grep -q ",DROPPED," "$q"'
+	check_that "$arch: sequence numbers without a gap" \
+		'awk -F, "NR > 1 && \$5 != NR - 2 { bad = 1 } END { exit bad }" "$q"'
+	check_that "$arch: the busy host's log equals the quiet host's, times and procTimes included" \
+		'cmp -s "$q" "$b"'
+done

@@ -120,8 +120,6 @@ static void test_attribute_errors(void **state)
 	assert_error("node a ram=4\n", "c.cluster:1:8: unknown node attribute 'ram'; expected id, arch, "
 				       "memory, init, kernel, boot, disk or clock");
 	assert_error("node a clock=fast\n", "c.cluster:1:8: clock must be plain, icount or virtual, not 'fast'");
-	assert_error("node a arch=arm clock=virtual\n",
-		     "c.cluster:1:1: clock=virtual is not available on arm nodes yet");
 	assert_error("node a clock=virtual\nnode b\n",
 		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
 	assert_error("node a\nnode b clock=virtual\n",

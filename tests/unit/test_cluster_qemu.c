@@ -100,6 +100,11 @@ static void test_virtual_clock_stops_when_idle(void **state)
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "iosize=0x04|-icount|shift=0,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 --halt pp|"));
+	load("node b id=2 arch=arm clock=virtual\n");
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_non_null(strstr(joined(),
+			       "|-semihosting|-icount|shift=0,sleep=off|-cpu|cortex-a15,cntfrq=1000000000|-name|b|"));
+	assert_non_null(strstr(joined(), "|-append|node=2 peers=2 vclock=1|"));
 }
 
 static void test_node_with_services_gets_a_second_nic(void **state)
