@@ -16,6 +16,13 @@ void arch_console_putc(char c);
 /* The node's clock in ns since boot (monotonic). */
 uint64_t arch_clock_ns(void);
 
+/* Virtual time only (kernel/vtime.c): the node clock stands still from
+ * pause to resume (its origin moves by the stretch, the tick's deadline
+ * with it), and the tick becomes a deadline in node-clock time. */
+void arch_clock_pause(void);
+void arch_clock_resume(void);
+void arch_tick_virtual(void);
+
 /* Stop the machine; under QEMU the host sees `code`. */
 void arch_poweroff(int code) __attribute__((noreturn));
 

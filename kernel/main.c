@@ -18,6 +18,7 @@
 #include "kernel/net/net.h"
 #include "meter/ship.h"
 #include "remote.h"
+#include "vtime.h"
 
 static char init_args[INIT_ARGS_MAX];
 static uint32_t init_args_len;
@@ -53,6 +54,8 @@ static void parse_cmdline(const char *cmdline)
 			node_id = parse_uint(w + 5);
 		} else if (net_cmdline_option(w, n)) {
 			/* network keys: docs/network.md */
+		} else if (vtime_cmdline_option(w, n)) {
+			/* vclock=: docs/virtual-time.md */
 		} else if (init_args_len + n + 1 <= sizeof init_args) {
 			memcpy(init_args + init_args_len, w, n);
 			init_args[init_args_len + n] = '\0';
@@ -89,6 +92,7 @@ static uint32_t ns_node(void)
 void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 {
 	parse_cmdline(cmdline);
+	vtime_start();
 	palloc_init(mem_start, mem_end);
 	msgpool_init(&msgpool);
 	ipc_init(kservice);

@@ -24,6 +24,7 @@ void gic_init(void);
 int gic_ack(void);                  /* the interrupt being taken, or -1 */
 void gic_eoi(int irq);
 void gic_enable(int irq);
+void gic_clear_pending(int irq);      /* virtual time: a tick latched while the clock stood still */
 void arm_irq_dispatch(int irq);     /* every IRQ but the timer */
 void timer_init(void);
 void timer_rearm(void);

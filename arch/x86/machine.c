@@ -176,6 +176,81 @@ uint64_t arch_clock_ns(void)
 	return (hi << (32 - CLOCK_SHIFT)) + (lo >> CLOCK_SHIFT);
 }
 
+/* ---- virtual time (kernel/vtime.c) ---------------------------------------
+ * The tick is the PIT in mode 0 (one interrupt at terminal count), armed
+ * for the next multiple of the tick period in node-clock time: the count
+ * depends only on the node clock, so the tick lands on the same
+ * instruction whatever the host did meanwhile.  While the clock stands
+ * still (pause to resume) the host's time still runs the PIT, so a tick
+ * latched then is dropped before the clock goes on, and the deadline armed
+ * again; one that fell due before the pause is armed to come at once. */
+static int tick_virtual;
+static uint64_t next_tick_ns, pause_tsc;
+
+static void pit_arm(uint64_t deadline_ns)
+{
+	uint64_t now = arch_clock_ns();
+	uint64_t count = 1;
+	if (deadline_ns > now)
+		count = ((deadline_ns - now) * 1193182ull + 999999999ull) / 1000000000ull;
+	if (count > 0xffff)
+		count = 0xffff;
+	outb(0x43, 0x30); /* channel 0, lo/hi, interrupt on terminal count */
+	outb(0x40, (uint8_t)count);
+	outb(0x40, (uint8_t)(count >> 8));
+}
+
+/* Acknowledge a pending IRQ 0 without taking it (OCW3 poll, then EOI). */
+static void pic_drop_tick(void)
+{
+	outb(0x20, 0x0a); /* OCW3: read the request register */
+	if (inb(0x20) & 1) {
+		outb(0x20, 0x0c); /* OCW3: poll; the read acknowledges */
+		(void)inb(0x20);
+		outb(0x20, 0x20);
+	}
+}
+
+void arch_tick_virtual(void)
+{
+	tick_virtual = 1;
+	next_tick_ns = arch_clock_ns() + 1000000000ull / PIT_HZ;
+	pit_arm(next_tick_ns);
+}
+
+/* A tick came: the next deadline, before the tick's work (which may pause
+ * and resume the clock) runs. */
+void x86_tick_rearm(void)
+{
+	if (!tick_virtual)
+		return;
+	uint64_t now = arch_clock_ns();
+	while (next_tick_ns <= now)
+		next_tick_ns += 1000000000ull / PIT_HZ;
+	pit_arm(next_tick_ns);
+}
+
+void arch_clock_pause(void)
+{
+	pause_tsc = rdtsc();
+}
+
+void arch_clock_resume(void)
+{
+	if (tick_virtual) {
+		/* still standing: whether a tick latched is the host's doing, so
+		 * dropping it must not count (a full count first keeps the PIT
+		 * from latching another meanwhile) */
+		outb(0x43, 0x30);
+		outb(0x40, 0xff);
+		outb(0x40, 0xff);
+		pic_drop_tick();
+	}
+	tsc_boot += rdtsc() - pause_tsc;
+	if (tick_virtual)
+		pit_arm(next_tick_ns);
+}
+
 uint32_t clock_mhz(void)
 {
 	return (uint32_t)(tsc_khz / 1000);

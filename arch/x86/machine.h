@@ -7,6 +7,7 @@ void serial_init(void);
 void pic_init(void);
 void pic_eoi(uint32_t irq);
 void pit_init(void);
+void x86_tick_rearm(void);           /* virtual time: the next tick's deadline */
 void clock_calibrate(void);
 uint32_t clock_mhz(void);
 void x86_irq_dispatch(uint32_t irq); /* irq.c: every IRQ but the timer */

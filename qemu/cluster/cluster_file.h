@@ -33,6 +33,7 @@ struct cluster_node {
 	int remote;                      /* boot=no: booted on another host, only in peers= */
 	char disk[CLUSTER_WORDS_MAX];    /* disk=: the node's disk image (docs/fs.md), or "" */
 	int icount;                      /* clock=icount: QEMU's -icount shift=0 (docs/cluster.md) */
+	int vclock;                      /* clock=virtual: docs/virtual-time.md */
 	int line;                        /* where it was defined (0: added by --nodes) */
 };
 

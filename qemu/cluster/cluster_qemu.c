@@ -51,6 +51,8 @@ int qemu_kernel_cmdline(const struct cluster_node *n, const struct node_launch *
 			return -1;
 	if (n->kernel[0] && append(out, size, &used, " %s", n->kernel))
 		return -1;
+	if (n->vclock && append(out, size, &used, " vclock=1"))
+		return -1;
 	if (n->init[0] && append(out, size, &used, " %s", n->init))
 		return -1;
 	return 0;
@@ -189,6 +191,15 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 	 * (sleep stays on), so timeouts and elapsed times keep their meaning. */
 	if (n->icount)
 		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0");
+	/* clock=virtual: instructions are time and an idle node's clock jumps
+	 * to its next deadline (docs/virtual-time.md) */
+	if (n->vclock)
+		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0,sleep=off");
+	/* ... and on ARM a counter of 1 ns (62.5 MHz by default): the clock's
+	 * origin moves by excluded stretches, which a 16 ns counter would
+	 * round by an amount the host decides (the later -cpu wins) */
+	if (n->vclock && n->arch == CLUSTER_ARM)
+		bad = bad || arg(cmd, "-cpu") || arg(cmd, "cortex-a15,cntfrq=1000000000");
 	bad = bad || arg(cmd, "-name") || arg(cmd, "%s", n->name) ||
 		  arg(cmd, "-m") || arg(cmd, "%d", n->memory_mib) ||
 		  arg(cmd, "-kernel") || arg(cmd, "%s", kernel) ||

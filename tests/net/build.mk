@@ -8,6 +8,7 @@ $(BUILD)/host/kernel/net/%.o: HOST_CFLAGS += $(NET_HOST_INC)
 $(BUILD)/host/tests/unit/test_net_%.o: HOST_CFLAGS += $(NET_HOST_INC)
 
 $(eval $(call unit_test,test_net_frame,tests/unit/test_net_frame.c kernel/net/frame.c kernel/net/ring.c))
+$(eval $(call unit_test,test_net_vsync,tests/unit/test_net_vsync.c kernel/net/vsync.c kernel/net/vqueue.c))
 $(eval $(call unit_test,test_net_config,tests/unit/test_net_config.c kernel/net/netconfig.c kernel/net/addrplan.c))
 
 SUITES += peer

@@ -119,7 +119,13 @@ static void test_attribute_errors(void **state)
 	(void)state;
 	assert_error("node a ram=4\n", "c.cluster:1:8: unknown node attribute 'ram'; expected id, arch, "
 				       "memory, init, kernel, boot, disk or clock");
-	assert_error("node a clock=fast\n", "c.cluster:1:8: clock must be plain or icount, not 'fast'");
+	assert_error("node a clock=fast\n", "c.cluster:1:8: clock must be plain, icount or virtual, not 'fast'");
+	assert_error("node a clock=virtual\nnode b\n",
+		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
+	assert_error("node a\nnode b clock=virtual\n",
+		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
+	assert_error("node a kernel=\"vclock=1\"\n",
+		     "c.cluster:1:8: kernel word 'vclock=1' is set by dpm cluster itself");
 	assert_error("node a boot=maybe\n", "c.cluster:1:8: boot must be yes or no, not 'maybe'");
 	assert_error("node a boot=no\n", "c.cluster:2:1: the cluster has no nodes to boot on this host");
 	assert_error("service s host=4\n",

@@ -91,6 +91,22 @@ static void test_icount_clock_counts_instructions(void **state)
 	assert_null(strstr(joined(), "-icount"));
 }
 
+static void test_virtual_clock_stops_when_idle(void **state)
+{
+	(void)state;
+	load("node a id=1 clock=virtual init=\"--halt pp\"\n");
+	struct node_launch l = { .dir = "/c", .kernel = "/b/x86/kernel.elf", .arm_kernel = "/dev/null",
+				 .spec = &spec };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_non_null(strstr(joined(), "iosize=0x04|-icount|shift=0,sleep=off|-name|a|"));
+	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 --halt pp|"));
+	load("node b id=2 arch=arm clock=virtual\n");
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	assert_non_null(strstr(joined(),
+			       "|-semihosting|-icount|shift=0,sleep=off|-cpu|cortex-a15,cntfrq=1000000000|-name|b|"));
+	assert_non_null(strstr(joined(), "|-append|node=2 peers=2 vclock=1|"));
+}
+
 static void test_node_with_services_gets_a_second_nic(void **state)
 {
 	(void)state;
@@ -218,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_cmdline_words_in_order),
 		cmocka_unit_test(test_node_without_services),
 		cmocka_unit_test(test_icount_clock_counts_instructions),
+		cmocka_unit_test(test_virtual_clock_stops_when_idle),
 		cmocka_unit_test(test_node_with_services_gets_a_second_nic),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
 		cmocka_unit_test(test_too_long_socket_path_is_refused),
