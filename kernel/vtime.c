@@ -11,11 +11,6 @@
  */
 #include "kernel.h"
 #include "vtime.h"
-#include "kernel/net/net.h"
-#include "kernel/net/hostlink.h"
-#include "kernel/net/peer.h"
-
-#define WAIT_LIMIT_NS 30000000000ull
 
 int vtime_on;
 static int excluding;
@@ -48,30 +43,4 @@ void vtime_exclude_end(void)
 	if (!vtime_on || --excluding)
 		return;
 	arch_clock_resume();
-}
-
-int vtime_wait(int (*done)(void *), void *arg)
-{
-	vtime_exclude_begin();
-	uint64_t start = arch_clock_ns(); /* runs on while excluding */
-	int ok;
-	while (!(ok = done(arg)) && arch_clock_ns() - start < WAIT_LIMIT_NS)
-		net_tick();
-	vtime_exclude_end();
-	return ok;
-}
-
-static int host_links_drained(void *unused)
-{
-	(void)unused;
-	for (int i = 0; i < (int)net_config.nhost; i++)
-		if (hostlink_state(i) == PEER_UP && !hostlink_drained(i))
-			return 0;
-	return 1;
-}
-
-void vtime_drain_host_links(void)
-{
-	if (vtime_on)
-		vtime_wait(host_links_drained, NULL);
 }

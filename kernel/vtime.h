@@ -19,10 +19,4 @@ void vtime_start(void);
  * Not nested (net_run brackets its outermost entry only). */
 void vtime_exclude_begin(void);
 void vtime_exclude_end(void);
-/* Output that cannot go yet (a full path to the host) waits, with the node
- * clock standing still, instead of being dropped: polls the network until
- * done(arg) or, the host gone, 30 s of instructions.  done's value. */
-int vtime_wait(int (*done)(void *), void *arg);
-/* Before power-off: wait until the host has every byte sent to it. */
-void vtime_drain_host_links(void);
 #endif

@@ -71,7 +71,7 @@ static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
 	struct pending p = { to, bytes, len, 0 };
 	vtime_exclude_begin();
 	if (!went(&p))
-		vtime_wait(went, &p);
+		net_wait_until(went, &p);
 	vtime_exclude_end();
 	return p.r;
 }

@@ -4,7 +4,8 @@
  * passes), never reconnected behind the owner's back.
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
+#include "netstack.h"
 #include "net_lwip.h"
 #include "hostlink.h"
 #include "peer.h"
@@ -213,4 +214,13 @@ void hostlink_close(int n)
 	struct hostlink *h = link_of(n);
 	if (h)
 		net_run(close_on_net_stack, h);
+}
+
+int hostlink_all_drained(void *unused)
+{
+	(void)unused;
+	for (int i = 0; i < (int)net_config.nhost; i++)
+		if (hostlink_state(i) == PEER_UP && !hostlink_drained(i))
+			return 0;
+	return 1;
 }

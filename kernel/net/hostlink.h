@@ -43,6 +43,9 @@ int hostlink_send(int link, const void *data, uint32_t len);
 int hostlink_state(int link);
 /* 1 when everything sent has been acknowledged by the host. */
 int hostlink_drained(int link);
+/* Every open host link has had every byte it was given acknowledged by
+ * the host (a condition for net_wait_until before power-off). */
+int hostlink_all_drained(void *unused);
 /* The owner has passed on n bytes it received (manual_window links). */
 void hostlink_consumed(int link, uint32_t n);
 /* Close (what is still queued is discarded) and free the link number. */

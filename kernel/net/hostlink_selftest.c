@@ -11,7 +11,8 @@
  * Success powers off with 0x20 (QEMU exits 65), failure with 0x21 (67).
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
+#include "netstack.h"
 #include "net_lwip.h"
 #include "hostlink.h"
 #include "peer.h"

@@ -4,7 +4,8 @@
  * initial sequence numbers and ephemeral ports, and atoi() for netif.c.
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
+#include "netstack.h"
 #include "lwip/sys.h"
 
 static uint32_t random_state;

@@ -1,12 +1,7 @@
 /*
- * kernel/net/net.c - bringing the network up and keeping it running.
- * lwIP is not reentrant and the kernel has no threads, so every entry into
- * it (a device interrupt, the 100 Hz timer, peer_send from a kernel call)
- * goes through net_run(), which also moves the work onto a 16 KiB stack of
- * its own: a process's kernel stack is one page, too small for TCP input
- * plus the delivery callbacks it makes.  Interrupts are off whenever
- * kernel code runs, so net_run() is never entered twice at once except by
- * nesting (a callback calling peer_send), which runs in place.
+ * kernel/net/net.c - bringing the network up and keeping it running: the
+ * devices' interrupts and the 100 Hz tick drive lwIP and the transports,
+ * all on the network's own stack (netstack.c).
  */
 #include "kernel/kernel.h"
 #include "net.h"
@@ -17,24 +12,7 @@
 #include "lwip/init.h"
 #include "lwip/timeouts.h"
 
-#define NET_STACK_BYTES 16384
-
-static uint8_t net_stack[NET_STACK_BYTES] __attribute__((aligned(16)));
-static int on_net_stack;
 static int net_running;
-
-void net_run(void (*fn)(void *), void *arg)
-{
-	if (on_net_stack) {
-		fn(arg);
-		return;
-	}
-	on_net_stack = 1;
-	vtime_exclude_begin(); /* the stack's work is the host's timing: docs/virtual-time.md */
-	arch_call_on_stack(fn, arg, net_stack + NET_STACK_BYTES);
-	vtime_exclude_end();
-	on_net_stack = 0;
-}
 
 static void (*poll_fn)(void); /* remote.c's remote_poll (net_set_poll) */
 
@@ -96,6 +74,22 @@ static void start(void *unused)
 	peer_init();
 	peer_selftest_start();
 	hostlink_selftest_start();
+}
+
+/* Virtual time: output that cannot go yet (a full path to the host) waits
+ * here with the node clock standing still instead of being dropped, until
+ * done(arg) or, the host gone, 30 s of instructions. */
+#define WAIT_LIMIT_NS 30000000000ull
+
+int net_wait_until(int (*done)(void *), void *arg)
+{
+	vtime_exclude_begin();
+	uint64_t start = arch_clock_ns(); /* runs on while excluding */
+	int ok;
+	while (!(ok = done(arg)) && arch_clock_ns() - start < WAIT_LIMIT_NS)
+		net_tick();
+	vtime_exclude_end();
+	return ok;
 }
 
 void net_init(void)

@@ -1,41 +1,17 @@
 /*
  * kernel/net/net.h - the node's network as the rest of the kernel sees it
- * (docs/network.md): configuration from the command line, bring-up, the
- * timer hook, and the rule that all network work runs on one dedicated
- * stack (net_run).  Nothing here exposes lwIP.
+ * (docs/network.md): bring-up, the timer hook, and waiting on the network
+ * with the node clock stopped.  It sits above the transports (it starts
+ * and ticks them); the settings (netconfig.h) and the stack all network
+ * work runs on (netstack.h) are below them, included here for the kernel's
+ * convenience.  Nothing here exposes lwIP.
  */
 #ifndef DPM_NET_H
 #define DPM_NET_H
 #include <stdint.h>
 
-#include "kernel/capacities.h" /* NET_MAX_PEERS, NET_MAX_HOST_SERVICES */
-
-#define NET_NAME_MAX 12
-
-/* The cluster and host-link settings the command line gave. */
-struct net_config {
-	uint32_t peers[NET_MAX_PEERS + 1]; /* node ids from peers=, this one included */
-	uint32_t npeers;
-	struct {
-		char name[NET_NAME_MAX];
-		uint16_t port;
-	} host[NET_MAX_HOST_SERVICES];
-	uint32_t nhost;
-	uint32_t peer_timeout_ms;  /* peertimeout=: silence before a peer is down */
-	uint32_t peer_wait_ms;     /* peerwait=: time a peer has to come up at boot */
-	char selftest[NET_NAME_MAX]; /* selftest=: peer, peerkill, hostlink or "" */
-};
-
-extern struct net_config net_config;
-
-/* The kernel's command-line parser offers every key=value word here first:
- * 1 when it is a network key (taken, even if its value is bad: a warning
- * is printed and the default kept), 0 when it is not ours. */
-int net_cmdline_option(const char *word, uint32_t len);
-/* Parse one key=value word into cfg: 1 taken and valid, 0 not a network
- * key, -1 a network key with a bad value (msg says why). */
-int net_config_parse(struct net_config *cfg, const char *word, uint32_t len, const char **msg);
-void net_config_defaults(struct net_config *cfg);
+#include "netconfig.h"
+#include "netstack.h"
 
 /* Find the devices, bring up lwIP and the peer transport (a node without
  * a network card boots on without them). */
@@ -47,10 +23,8 @@ void net_tick(void);
  * sends what waited for it and wakes its blocked senders; it gives its
  * remote_poll at boot, so this layer names nothing above it). */
 void net_set_poll(void (*poll)(void));
-/* Run fn(arg) on the network stack (directly when already on it).  Every
- * call into lwIP goes through here. */
-void net_run(void (*fn)(void *), void *arg);
-uint32_t net_random(void);
-/* Milliseconds since boot, the clock of every network timeout. */
-uint32_t net_now_ms(void);
+/* Run the network (its devices, timers and transports) until done(arg) is
+ * true or a long limit passes, with the node clock stopped (virtual time:
+ * what the host does meanwhile is not the node's time).  1 when done. */
+int net_wait_until(int (*done)(void *), void *arg);
 #endif

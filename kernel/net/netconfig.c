@@ -9,7 +9,7 @@
  * host unit tests can run it.
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
 
 #define PEER_TIMEOUT_DEFAULT_MS 3000
 #define PEER_WAIT_DEFAULT_MS 20000

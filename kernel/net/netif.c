@@ -8,7 +8,8 @@
  * frames are small.
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
+#include "netstack.h"
 #include "addrplan.h"
 #include "net_lwip.h"
 #include "ethdev.h"

@@ -9,7 +9,8 @@
  * silence meaningful.  All state changes happen on the network stack.
  */
 #include "kernel/kernel.h"
-#include "net.h"
+#include "netconfig.h"
+#include "netstack.h"
 #include "net_lwip.h"
 #include "peer.h"
 #include "frame.h"
