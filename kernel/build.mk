@@ -1,5 +1,6 @@
 # kernel/build.mk - host unit tests of the kernel's portable data structures
-# (link tables, message queues, the page allocator).  The kernel itself is
+# (link tables, message queues, the page allocator, virtual time's model
+# words).  The kernel itself is
 # built per machine by arch/*/build.mk.
 KERNEL_HOST_INC := -Iarch/x86
 $(BUILD)/host/kernel/%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
@@ -8,3 +9,4 @@ $(BUILD)/host/tests/unit/test_kernel_%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
 $(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))
 $(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))
+$(eval $(call unit_test,test_kernel_vtime_config,tests/unit/test_kernel_vtime_config.c kernel/vtime_config.c))

@@ -19,6 +19,7 @@
 #include "meter/ship.h"
 #include "remote.h"
 #include "vtime.h"
+#include "vtime_config.h"
 
 static char init_args[INIT_ARGS_MAX];
 static uint32_t init_args_len;
@@ -56,6 +57,8 @@ static void parse_cmdline(const char *cmdline)
 			/* network keys: docs/network.md */
 		} else if (vtime_cmdline_option(w, n)) {
 			/* vclock=: docs/virtual-time.md */
+		} else if (vtime_config_option(w, n)) {
+			/* vlat=, vbw=, vtx=, vrx=, vdisk=: the models */
 		} else if (init_args_len + n + 1 <= sizeof init_args) {
 			memcpy(init_args + init_args_len, w, n);
 			init_args[init_args_len + n] = '\0';
