@@ -37,7 +37,9 @@ int arch_aspace_map(uintptr_t as, uint32_t va, void *page, int writable);
 void *arch_aspace_lookup(uintptr_t as, uint32_t va, int write);
 
 /* Process contexts. */
-int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp);
+/* Lay out p's first trap frame and context on p->kstack (a page the
+ * kernel gave it) so that switching to p "returns" to user mode at entry. */
+void arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp);
 void arch_switch_to(struct proc *p);   /* run p until it gives the CPU back */
 void arch_switch_away(struct proc *p); /* give the CPU back to the scheduler */
 void arch_wait_for_interrupt(void);    /* idle until something happens */
@@ -46,7 +48,6 @@ void arch_wait_for_interrupt(void);    /* idle until something happens */
  * translated code, so the emulator's own work (the device's I/O) goes on
  * while fewer guest instructions, and under -icount less node time, pass. */
 void arch_cpu_relax(void);
-void arch_proc_release(struct proc *p); /* free what arch_proc_setup made */
 
 /* Devices (network: docs/network.md).  arch_devices_init finds the
  * machine's devices and hands them to their drivers (arch/virtio). */

@@ -122,6 +122,8 @@ struct proc {
 	/* metering (meter/): one bit per trace type, and the destination index */
 	uint32_t meter_flags;
 	int meter_dest;
+	void *kstack;               /* one page, the kernel's stack for it; the
+	                               trap frame sits at its top */
 	struct arch_proc arch;
 	struct proc *next_run;
 };
@@ -137,6 +139,7 @@ void proc_make_runnable(struct proc *p);
 void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_addr, uint32_t fault_pc);
 void proc_yield(void);
 void proc_block(void);          /* current waits (state set by caller) */
+void proc_kstack_free(struct proc *p); /* once p will never run again */
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes

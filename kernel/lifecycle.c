@@ -104,8 +104,10 @@ struct proc *proc_create(const char *prog, const char *args, size_t args_len, ui
 	int r = p->aspace ? elf_load(p, bp->start, (size_t)(bp->end - bp->start), &entry) : E_NOMEM;
 	if (r == 0)
 		r = setup_stack(p, args, args_len, &sp);
+	if (r == 0 && !(p->kstack = palloc()))
+		r = E_NOMEM;
 	if (r == 0)
-		r = arch_proc_setup(p, entry, sp);
+		arch_proc_setup(p, entry, sp);
 	if (r < 0) {
 		proc_free_memory(p);
 		p->state = P_FREE;
@@ -141,7 +143,7 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 	if (p == current) {
 		arch_switch_away(p);
 	} else {
-		arch_proc_release(p);
+		proc_kstack_free(p);
 		p->state = P_FREE;
 	}
 }

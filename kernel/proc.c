@@ -67,6 +67,13 @@ uint32_t proc_runnable_count(void)
 	return n;
 }
 
+void proc_kstack_free(struct proc *p)
+{
+	if (p->kstack)
+		pfree(p->kstack);
+	p->kstack = NULL;
+}
+
 void proc_yield(void)
 {
 	arch_switch_away(current);
@@ -108,7 +115,7 @@ void scheduler(void)
 		p->cpu_ns += arch_clock_ns() - p->run_start;
 		current = NULL;
 		if (p->state == P_ZOMBIE) {
-			arch_proc_release(p);
+			proc_kstack_free(p);
 			p->state = P_FREE;
 		}
 	}

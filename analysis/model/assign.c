@@ -120,27 +120,29 @@ static int parse_spec(struct assignment *a, const struct trace *t, const char *a
 	return rc;
 }
 
+struct file_line {
+	struct assignment *a;
+	const struct trace *t;
+	char *err;
+	size_t errlen;
+};
+
+static int place_line(const struct wordfile *w, const char *where, void *arg)
+{
+	struct file_line *fl = arg;
+	if (w->nwords != 2) {
+		snprintf(fl->err, fl->errlen, "%s:%lu:%lu: want 'node.pid machine'", w->path, w->line,
+			 wordfile_col(w, 2 - (w->nwords < 2)));
+		return -1;
+	}
+	return place(fl->a, fl->t, w->word[0], w->word[1], where, fl->err, fl->errlen);
+}
+
 static int parse_file(struct assignment *a, const struct trace *t, const char *path,
 		      char *err, size_t errlen)
 {
-	struct wordfile w;
-	char ctx[600];
-	if (wordfile_open(&w, path, err, errlen) < 0)
-		return -1;
-	int rc;
-	while ((rc = wordfile_next(&w, err, errlen)) > 0) {
-		if (w.nwords != 2) {
-			snprintf(err, errlen, "%s:%lu:%lu: want 'node.pid machine'", path, w.line,
-				 wordfile_col(&w, 2 - (w.nwords < 2)));
-			rc = -1;
-			break;
-		}
-		snprintf(ctx, sizeof ctx, "%s:%lu:%lu", path, w.line, wordfile_col(&w, 0));
-		if ((rc = place(a, t, w.word[0], w.word[1], ctx, err, errlen)) < 0)
-			break;
-	}
-	wordfile_close(&w);
-	return rc < 0 ? -1 : 0;
+	struct file_line fl = { a, t, err, errlen };
+	return wordfile_each(path, place_line, &fl, err, errlen);
 }
 
 int assign_parse(struct assignment *a, const struct trace *t, const char *arg,

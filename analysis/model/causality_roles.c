@@ -54,30 +54,32 @@ static int role_by_name(const char *s)
 	       : !strcmp(s, "system") ? ROLE_SYSTEM : -1;
 }
 
+struct names_line {
+	const struct trace *t;
+	struct roles *r;
+	char *err;
+	size_t errlen;
+};
+
+static int name_line(const struct wordfile *w, const char *where, void *arg)
+{
+	struct names_line *nl = arg;
+	int ro = w->nwords == 3 ? role_by_name(w->word[2]) : -1;
+	if (ro < 0) {
+		/* where it goes wrong: a missing or extra word, or the role */
+		size_t at = w->nwords < 3 ? w->nwords : w->nwords > 3 ? 3 : 2;
+		snprintf(nl->err, nl->errlen, "%s:%lu:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
+			 "server or system", w->path, w->line, wordfile_col(w, at));
+		return -1;
+	}
+	return set_role(nl->t, nl->r, w->word[0], (uint8_t)ro, w->word[1], where, nl->err, nl->errlen);
+}
+
 static int names_file(const struct trace *t, struct roles *r, const char *path, char *err,
 		      size_t errlen)
 {
-	struct wordfile w;
-	char ctx[600];
-	if (wordfile_open(&w, path, err, errlen) < 0)
-		return -1;
-	int rc;
-	while ((rc = wordfile_next(&w, err, errlen)) > 0) {
-		int ro = w.nwords == 3 ? role_by_name(w.word[2]) : -1;
-		if (ro < 0) {
-			/* where it goes wrong: a missing or extra word, or the role */
-			size_t at = w.nwords < 3 ? w.nwords : w.nwords > 3 ? 3 : 2;
-			snprintf(err, errlen, "%s:%lu:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
-				 "server or system", path, w.line, wordfile_col(&w, at));
-			rc = -1;
-			break;
-		}
-		snprintf(ctx, sizeof ctx, "%s:%lu:%lu", path, w.line, wordfile_col(&w, 0));
-		if ((rc = set_role(t, r, w.word[0], (uint8_t)ro, w.word[1], ctx, err, errlen)) < 0)
-			break;
-	}
-	wordfile_close(&w);
-	return rc < 0 ? -1 : 0;
+	struct names_line nl = { t, r, err, errlen };
+	return wordfile_each(path, name_line, &nl, err, errlen);
 }
 
 static int start(struct roles *r, const struct trace *t)

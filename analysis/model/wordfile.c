@@ -83,3 +83,20 @@ void wordfile_close(struct wordfile *w)
 	free(w->buf);
 	memset(w, 0, sizeof *w);
 }
+
+int wordfile_each(const char *path, int (*line)(const struct wordfile *w, const char *where, void *arg),
+		  void *arg, char *err, size_t errlen)
+{
+	struct wordfile w;
+	char where[600];
+	if (wordfile_open(&w, path, err, errlen) < 0)
+		return -1;
+	int rc;
+	while ((rc = wordfile_next(&w, err, errlen)) > 0) {
+		snprintf(where, sizeof where, "%s:%lu:%lu", path, w.line, wordfile_col(&w, 0));
+		if ((rc = line(&w, where, arg)) < 0)
+			break;
+	}
+	wordfile_close(&w);
+	return rc < 0 ? -1 : 0;
+}

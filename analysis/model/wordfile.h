@@ -33,4 +33,10 @@ int wordfile_next(struct wordfile *w, char *err, size_t errlen);
 unsigned long wordfile_col(const struct wordfile *w, size_t i);
 void wordfile_close(struct wordfile *w);
 
+/* Read the file at path line by line: line(w, where, arg) for each line
+ * with a word, where = "path:line:col" of its first word, until one returns
+ * < 0 (having filled err).  0 ok; -1 with err filled. */
+int wordfile_each(const char *path, int (*line)(const struct wordfile *w, const char *where, void *arg),
+		  void *arg, char *err, size_t errlen);
+
 #endif

@@ -16,11 +16,9 @@ void arm_swtch(struct arm_context **save, struct arm_context *load);
 void arm_trapret(void);
 static struct arm_context *scheduler_ctx;
 
-int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
+void arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
 {
-	uint8_t *kstack = palloc();
-	if (!kstack)
-		return E_NOMEM;
+	uint8_t *kstack = p->kstack;
 	struct trapframe *tf = (struct trapframe *)(kstack + 4096) - 1;
 	memset(tf, 0, sizeof *tf);
 	tf->spsr = PSR_MODE_USR | PSR_F;   /* ARM state, IRQs on, FIQs (unused) off */
@@ -29,16 +27,7 @@ int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
 	struct arm_context *ctx = (struct arm_context *)tf - 1;
 	memset(ctx, 0, sizeof *ctx);
 	ctx->lr = (uint32_t)(uintptr_t)arm_trapret;
-	p->arch.kstack = kstack;
 	p->arch.ctx = ctx;
-	return 0;
-}
-
-void arch_proc_release(struct proc *p)
-{
-	if (p->arch.kstack)
-		pfree(p->arch.kstack);
-	p->arch.kstack = NULL;
 }
 
 void arch_switch_to(struct proc *p)

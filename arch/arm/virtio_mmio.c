@@ -42,30 +42,30 @@ static uint32_t ndevices;
 static uint32_t rd(struct virtio_dev *d, uint32_t reg) { return mmio_read32(d->base + reg); }
 static void wr(struct virtio_dev *d, uint32_t reg, uint32_t v) { mmio_write32(d->base + reg, v); }
 
-static uint32_t get_features(struct virtio_dev *d)
+static uint32_t mmio_get_features(struct virtio_dev *d)
 {
 	wr(d, REG_HOST_FEATURES_SEL, 0);
 	return rd(d, REG_HOST_FEATURES);
 }
 
-static void set_features(struct virtio_dev *d, uint32_t f)
+static void mmio_set_features(struct virtio_dev *d, uint32_t f)
 {
 	wr(d, REG_GUEST_FEATURES_SEL, 0);
 	wr(d, REG_GUEST_FEATURES, f);
 }
 
-static uint8_t get_status(struct virtio_dev *d) { return (uint8_t)rd(d, REG_STATUS); }
+static uint8_t mmio_get_status(struct virtio_dev *d) { return (uint8_t)rd(d, REG_STATUS); }
 
 /* Legacy devices want the page size before any queue is set up; the
  * reset (status 0) that starts every bring-up is the moment. */
-static void set_status(struct virtio_dev *d, uint8_t s)
+static void mmio_set_status(struct virtio_dev *d, uint8_t s)
 {
 	wr(d, REG_STATUS, s);
 	if (s == 0)
 		wr(d, REG_GUEST_PAGE_SIZE, 4096);
 }
 
-static uint8_t ack_interrupt(struct virtio_dev *d)
+static uint8_t mmio_ack_interrupt(struct virtio_dev *d)
 {
 	uint32_t isr = rd(d, REG_INTERRUPT_STATUS);
 	if (isr)
@@ -73,18 +73,18 @@ static uint8_t ack_interrupt(struct virtio_dev *d)
 	return (uint8_t)isr;
 }
 
-static void notify(struct virtio_dev *d, uint16_t q)
+static void mmio_notify(struct virtio_dev *d, uint16_t q)
 {
 	virtio_barrier();
 	wr(d, REG_QUEUE_NOTIFY, q);
 }
 
-static uint8_t config_read8(struct virtio_dev *d, uint32_t off)
+static uint8_t mmio_config_read8(struct virtio_dev *d, uint32_t off)
 {
 	return mmio_read8(d->base + REG_CONFIG + off);
 }
 
-static uint16_t queue_size(struct virtio_dev *d, uint16_t q)
+static uint16_t mmio_queue_size(struct virtio_dev *d, uint16_t q)
 {
 	wr(d, REG_QUEUE_SEL, q);
 	if (rd(d, REG_QUEUE_PFN) != 0)
@@ -93,7 +93,7 @@ static uint16_t queue_size(struct virtio_dev *d, uint16_t q)
 	return (uint16_t)(n > VIRTQ_MAX_SIZE ? VIRTQ_MAX_SIZE : n);
 }
 
-static void queue_activate(struct virtio_dev *d, struct virtq *vq)
+static void mmio_queue_activate(struct virtio_dev *d, struct virtq *vq)
 {
 	wr(d, REG_QUEUE_SEL, vq->index);
 	wr(d, REG_QUEUE_NUM, vq->size);
@@ -101,22 +101,16 @@ static void queue_activate(struct virtio_dev *d, struct virtq *vq)
 	wr(d, REG_QUEUE_PFN, (uint32_t)(virtio_addr(vq->ring_mem) >> 12));
 }
 
-static int enable_irq(struct virtio_dev *d, void (*handler)(void *), void *arg)
-{
-	return arch_irq_register(d->irq, handler, arg);
-}
-
 static const struct virtio_ops virtio_mmio_ops = {
-	.get_features = get_features,
-	.set_features = set_features,
-	.get_status = get_status,
-	.set_status = set_status,
-	.queue_size = queue_size,
-	.queue_activate = queue_activate,
-	.notify = notify,
-	.ack_interrupt = ack_interrupt,
-	.config_read8 = config_read8,
-	.enable_irq = enable_irq,
+	.get_features = mmio_get_features,
+	.set_features = mmio_set_features,
+	.get_status = mmio_get_status,
+	.set_status = mmio_set_status,
+	.queue_size = mmio_queue_size,
+	.queue_activate = mmio_queue_activate,
+	.notify = mmio_notify,
+	.ack_interrupt = mmio_ack_interrupt,
+	.config_read8 = mmio_config_read8,
 };
 
 static void name_device(struct virtio_dev *d, uint32_t phys)

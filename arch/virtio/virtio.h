@@ -93,8 +93,6 @@ struct virtio_ops {
 	void (*notify)(struct virtio_dev *d, uint16_t q);
 	uint8_t (*ack_interrupt)(struct virtio_dev *d); /* read and clear the interrupt status */
 	uint8_t (*config_read8)(struct virtio_dev *d, uint32_t offset);
-	/* Route the device's interrupt to handler(arg); 0 ok, < 0 failure. */
-	int (*enable_irq)(struct virtio_dev *d, void (*handler)(void *), void *arg);
 };
 
 struct virtio_dev {

@@ -143,7 +143,7 @@ int virtio_net_attach(struct virtio_dev *d)
 	v->eth.tx_send = vnet_tx_send;
 	v->eth.poll = vnet_poll;
 	d->driver = v;
-	if (d->ops->enable_irq(d, vnet_interrupt, v) < 0)
+	if (arch_irq_register(d->irq, vnet_interrupt, v) < 0)
 		kprintf("virtio-net: %s: no interrupt; polled from the timer only\n", d->where);
 	virtio_driver_ok(d);
 	virtq_kick(&v->rx);

@@ -13,11 +13,9 @@ void x86_swtch(struct x86_context **save, struct x86_context *load);
 void x86_trapret(void);
 static struct x86_context *scheduler_ctx;
 
-int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
+void arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
 {
-	uint8_t *kstack = palloc();
-	if (!kstack)
-		return E_NOMEM;
+	uint8_t *kstack = p->kstack;
 	struct trapframe *tf = (struct trapframe *)(kstack + 4096) - 1;
 	memset(tf, 0, sizeof *tf);
 	tf->cs = SEG_UCODE;
@@ -28,21 +26,12 @@ int arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
 	struct x86_context *ctx = (struct x86_context *)tf - 1;
 	memset(ctx, 0, sizeof *ctx);
 	ctx->eip = (uint32_t)(uintptr_t)x86_trapret;
-	p->arch.kstack = kstack;
 	p->arch.ctx = ctx;
-	return 0;
-}
-
-void arch_proc_release(struct proc *p)
-{
-	if (p->arch.kstack)
-		pfree(p->arch.kstack);
-	p->arch.kstack = NULL;
 }
 
 void arch_switch_to(struct proc *p)
 {
-	tss_set_kernel_stack((uint32_t)(uintptr_t)p->arch.kstack + 4096);
+	tss_set_kernel_stack((uint32_t)(uintptr_t)p->kstack + 4096);
 	lcr3((uint32_t)p->aspace);
 	x86_swtch(&scheduler_ctx, p->arch.ctx);
 }

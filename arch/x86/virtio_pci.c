@@ -31,46 +31,40 @@ static uint32_t ndevices;
 
 static uint16_t port(struct virtio_dev *d, uint32_t reg) { return (uint16_t)(d->base + reg); }
 
-static uint32_t get_features(struct virtio_dev *d) { return inl(port(d, REG_DEVICE_FEATURES)); }
-static void set_features(struct virtio_dev *d, uint32_t f) { outl(port(d, REG_GUEST_FEATURES), f); }
-static uint8_t get_status(struct virtio_dev *d) { return inb(port(d, REG_STATUS)); }
-static void set_status(struct virtio_dev *d, uint8_t s) { outb(port(d, REG_STATUS), s); }
-static uint8_t ack_interrupt(struct virtio_dev *d) { return inb(port(d, REG_ISR)); }
-static void notify(struct virtio_dev *d, uint16_t q) { outw(port(d, REG_QUEUE_NOTIFY), q); }
+static uint32_t pci_get_features(struct virtio_dev *d) { return inl(port(d, REG_DEVICE_FEATURES)); }
+static void pci_set_features(struct virtio_dev *d, uint32_t f) { outl(port(d, REG_GUEST_FEATURES), f); }
+static uint8_t pci_get_status(struct virtio_dev *d) { return inb(port(d, REG_STATUS)); }
+static void pci_set_status(struct virtio_dev *d, uint8_t s) { outb(port(d, REG_STATUS), s); }
+static uint8_t pci_ack_interrupt(struct virtio_dev *d) { return inb(port(d, REG_ISR)); }
+static void pci_notify(struct virtio_dev *d, uint16_t q) { outw(port(d, REG_QUEUE_NOTIFY), q); }
 
-static uint8_t config_read8(struct virtio_dev *d, uint32_t off)
+static uint8_t pci_config_read8(struct virtio_dev *d, uint32_t off)
 {
 	return inb(port(d, REG_DEVICE_CONFIG + off));
 }
 
-static uint16_t queue_size(struct virtio_dev *d, uint16_t q)
+static uint16_t pci_queue_size(struct virtio_dev *d, uint16_t q)
 {
 	outw(port(d, REG_QUEUE_SELECT), q);
 	return inw(port(d, REG_QUEUE_SIZE));
 }
 
-static void queue_activate(struct virtio_dev *d, struct virtq *vq)
+static void pci_queue_activate(struct virtio_dev *d, struct virtq *vq)
 {
 	outw(port(d, REG_QUEUE_SELECT), vq->index);
 	outl(port(d, REG_QUEUE_PFN), (uint32_t)(virtio_addr(vq->ring_mem) >> 12));
 }
 
-static int enable_irq(struct virtio_dev *d, void (*handler)(void *), void *arg)
-{
-	return arch_irq_register(d->irq, handler, arg);
-}
-
 static const struct virtio_ops virtio_pci_ops = {
-	.get_features = get_features,
-	.set_features = set_features,
-	.get_status = get_status,
-	.set_status = set_status,
-	.queue_size = queue_size,
-	.queue_activate = queue_activate,
-	.notify = notify,
-	.ack_interrupt = ack_interrupt,
-	.config_read8 = config_read8,
-	.enable_irq = enable_irq,
+	.get_features = pci_get_features,
+	.set_features = pci_set_features,
+	.get_status = pci_get_status,
+	.set_status = pci_set_status,
+	.queue_size = pci_queue_size,
+	.queue_activate = pci_queue_activate,
+	.notify = pci_notify,
+	.ack_interrupt = pci_ack_interrupt,
+	.config_read8 = pci_config_read8,
 };
 
 static void name_device(struct virtio_dev *d, const struct pci_fn *f)
