@@ -21,7 +21,12 @@
 # (node 1 `boot=no` there, docs/cluster.md "Spanning several hosts"), each
 # joined to node 1's switch by a vde_plug, so that node 2 can be killed and
 # booted again while node 1 runs on.  The hostlink case needs no switch:
-# its one QEMU forwards to commands, which `dpm cluster` does not do.
+# its one QEMU forwards to commands, which `dpm cluster` does not do: a
+# cluster's services are reached through QEMU chardevs opened when a node
+# starts, and tried here (an echo service and one that closes after 100
+# bytes, both run by `dpm cluster`), the host's close never reached the
+# guest's connection, so "a link closed by the host" cannot be tested that
+# way.
 # Every wait is bounded, and every cluster and plug is stopped on exit.
 # Extra QEMU arguments can be given in PEER_QEMU_ARGS (e.g. "-icount
 # shift=0,sleep=off"; a wrapper first on PATH adds them), extra kernel
