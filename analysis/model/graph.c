@@ -45,8 +45,10 @@ static int alloc_arrays(struct cgraph *g, size_t nproc, size_t n)
 	return 0;
 }
 
-/* Counting sort of the process steps by task, then each process in order. */
-static void group_by_process(struct cgraph *g)
+/* Counting sort of the process steps by task, then each process in order.
+ * The fill pointers are one per process: a trace may name more processes
+ * than it has steps (one seen only as a destination). */
+static int group_by_process(struct cgraph *g)
 {
 	const struct trace *t = g->tr;
 	for (size_t i = 0; i < t->nev; i++)
@@ -54,7 +56,9 @@ static void group_by_process(struct cgraph *g)
 			g->first[t->ev[i].task + 1]++;
 	for (size_t p = 0; p < t->nproc; p++)
 		g->first[p + 1] += g->first[p];
-	uint32_t *fill = g->cross; /* borrowed as per-process fill pointers */
+	uint32_t *fill = malloc(t->nproc * sizeof *fill + 1);
+	if (!fill)
+		return -1;
 	memcpy(fill, g->first, t->nproc * sizeof *fill);
 	for (size_t i = 0; i < t->nev; i++)
 		if (event_is_process_step(t->ev[i].type)) {
@@ -62,7 +66,7 @@ static void group_by_process(struct cgraph *g)
 			g->node_ev[fill[p]] = (uint32_t)i;
 			g->node_proc[fill[p]++] = p;
 		}
-	memset(g->cross, 0xff, g->nnodes * sizeof *g->cross);
+	free(fill);
 	sort_events = t->ev;
 	for (size_t p = 0; p < t->nproc; p++) {
 		uint32_t *idx = g->node_ev + g->first[p];
@@ -70,6 +74,7 @@ static void group_by_process(struct cgraph *g)
 		if (!in_order(idx, n))
 			qsort(idx, n, sizeof *idx, by_process_order);
 	}
+	return 0;
 }
 
 static int check_cpu_monotonic(const struct cgraph *g, char *err, size_t errlen)
@@ -208,7 +213,10 @@ int cgraph_build(struct cgraph *g, const struct trace *t, char *err, size_t errl
 		snprintf(err, errlen, "%s: out of memory", t->path);
 		return -1;
 	}
-	group_by_process(g);
+	if (group_by_process(g) < 0) {
+		snprintf(err, errlen, "%s: out of memory", t->path);
+		return -1;
+	}
 	if (check_cpu_monotonic(g, err, errlen) < 0 || match_messages(g, err, errlen) < 0 ||
 	    add_external_arcs(g, err, errlen) < 0)
 		return -1;

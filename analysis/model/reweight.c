@@ -46,6 +46,9 @@ struct sim {
 	size_t nmach;
 	struct iheap next;     /* machines by the time their next arc ends */
 	struct heap arrivals;  /* awaited messages by arrival time (node ids) */
+	size_t arrcap;         /* its room: it grows, since an entry a process
+	                          has moved past stays until it comes up */
+	int oom;               /* growing it failed: the result is void */
 	uint32_t *finished;    /* scratch: processes whose arcs end together */
 	/* backing arrays */
 	double *runkey, *nextkey, *arrkey;
@@ -70,6 +73,30 @@ static void machine_schedule(struct sim *s, uint32_t mi)
 	iheap_set(&s->next, mi, m->L + (left > 0 ? left * m->k : 0));
 }
 
+/* An awaited message due at `when`.  Entries that turn out stale (their
+ * process has moved on) are dropped when they come up (deliver), so there
+ * can be more than one a process: the heap grows as needed. */
+static void push_arrival(struct sim *s, double when, uint32_t node)
+{
+	if (s->arrivals.n == s->arrcap) {
+		size_t cap = 2 * s->arrcap + 16;
+		double *k = realloc(s->arrkey, cap * sizeof *k);
+		if (k)
+			s->arrkey = k;
+		uint32_t *id = k ? realloc(s->arrid, cap * sizeof *id) : NULL;
+		if (id)
+			s->arrid = id;
+		if (!k || !id) {
+			s->oom = 1;
+			return;
+		}
+		s->arrcap = cap;
+		s->arrivals.key = s->arrkey;
+		s->arrivals.id = s->arrid;
+	}
+	heap_push(&s->arrivals, when, node);
+}
+
 static int done(const struct sim *s, uint32_t node)
 {
 	return node < s->pos[s->g->node_proc[node]];
@@ -86,7 +113,7 @@ static void complete_node(struct sim *s, uint32_t n, double t, int woken)
 		return;
 	uint32_t q = g->node_proc[r];
 	if (s->state[q] == P_BLOCKED && s->pos[q] == r)
-		heap_push(&s->arrivals, t + cross_weight(g, s->c, r), r);
+		push_arrival(s, t + cross_weight(g, s->c, r), r);
 }
 
 /* Take process p as far as it goes at time t: through nodes whose
@@ -109,7 +136,7 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 			double arrival = s->w->when[c] + cross_weight(g, s->c, n);
 			if (arrival > t) {
 				s->state[p] = P_BLOCKED;
-				heap_push(&s->arrivals, arrival, n);
+				push_arrival(s, arrival, n);
 				return;
 			}
 		}
@@ -235,6 +262,7 @@ static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig 
 	s->next = (struct iheap){ s->nextkey, s->nextslot, s->nextpos, 0 };
 	memset(s->nextpos, 0xff, (s->nmach + 1) * sizeof *s->nextpos);
 	s->arrivals = (struct heap){ s->arrkey, s->arrid, 0 };
+	s->arrcap = np + 1;
 	for (size_t p = 0; p < np; p++)
 		s->pos[p] = g->first[p];
 	return 0;
@@ -252,7 +280,9 @@ int reweight_simulate(const struct cgraph *g, const struct pconfig *c, struct pw
 	for (size_t p = 0; p < g->tr->nproc; p++)
 		try_advance(&s, (uint32_t)p, 0, 0);
 	run(&s);
-	int rc = check_all_timed(g, s.pos, err, errlen);
+	int rc = s.oom ? -1 : check_all_timed(g, s.pos, err, errlen);
+	if (s.oom)
+		snprintf(err, errlen, "out of memory");
 	sim_free(&s);
 	return rc;
 }

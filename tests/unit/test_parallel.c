@@ -390,6 +390,28 @@ static void expect_build_error(struct trace *t, const char *fragment)
 	cgraph_free(&g);
 }
 
+/* A trace naming more processes than it has process steps (a process seen
+ * only as a message's destination): the graph's per-process arrays must be
+ * sized by processes, not steps.  Sized by steps it overflowed the heap and
+ * glibc aborted (found by fuzzing `dpm parallel` with a two-line CSV). */
+static void more_processes_than_steps(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "wide");
+	uint32_t a = tp(&t, 1, 1);
+	for (unsigned pid = 2; pid < 2000; pid++)
+		t_queued(&t, tp(&t, 2, pid), a, pid, pid, 8, 1);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	assert_true(t.nproc > 1000);
+	struct cgraph g;
+	char err[256];
+	assert_int_equal(cgraph_build(&g, &t, err, sizeof err), 0);
+	assert_int_equal(g.nnodes, 1);
+	cgraph_free(&g);
+	trace_free(&t);
+}
+
 static void inconsistent_traces_are_rejected(void **state)
 {
 	(void)state;
@@ -575,6 +597,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chain_is_sequential),
+		cmocka_unit_test(more_processes_than_steps),
 		cmocka_unit_test(independent_processes_give_n),
 		cmocka_unit_test(one_machine_with_delivery_is_below_one),
 		cmocka_unit_test(thesis_three_process_example),
