@@ -15,34 +15,49 @@ UNIT_LDLIBS := -lcmocka -lm
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm
 # The trace-log library every host tool that reads or writes a log links
-# (hostfilter/build.mk builds it).
+# (hostfilter/build.mk builds it), and its build for the sanitizer suite.
 TRACELOG_LIB := $(BUILD)/lib/libtracelog.a
+TRACELOG_ASAN_LIB := $(BUILD)/asan/lib/libtracelog.a
 
 # Sources of the host tool `dpm`; fragments append to it.
 DPM_SRCS := qemu/dpm.c
 # Host libraries dpm links (fragments append; each after the objects).
 DPM_LIBS :=
-# Unit-test binaries (cmocka); fragments append through $(call unit_test,...).
+# Unit-test binaries (cmocka); fragments append through $(call unit_test,...),
+# which also builds each with AddressSanitizer and UBSan (suite `asan`).
 UNIT_BINS :=
+UNIT_ASAN_BINS :=
 # Guest images and host tests wanted by `make` / `make check`.
 ALL_TARGETS := $(DPM)
 # Test suites `make check` runs, in order; fragments append.
-SUITES := unit guest
+SUITES := unit asan guest
 # Benchmark targets; fragments append.  `make bench` runs them all.
 BENCH_TARGETS :=
 
-.PHONY: all deps check check-unit check-guest check-cluster bench demo study-fs study-tsp clean
+.PHONY: all deps check check-unit check-asan check-guest check-cluster bench demo study-fs study-tsp clean
 all: build-all
 
 host_obj = $(patsubst %.c,$(BUILD)/host/%.o,$(1))
+# The same sources built with the sanitizers (a library by its own build).
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+asan_obj = $(patsubst %.c,$(BUILD)/asan/%.o,$(patsubst $(TRACELOG_LIB),$(TRACELOG_ASAN_LIB),$(1)))
+# Kernel code compiled on the host for its unit tests sees x86's machine
+# headers, which the portable code includes by their bare names.
+KERNEL_ON_HOST := kernel/% meter/% tests/unit/test_kernel_% tests/unit/test_net_% tests/unit/test_meter_%
+host_cflags_for = $(HOST_CFLAGS) $(if $(filter $(KERNEL_ON_HOST),$(1)),-Iarch/x86)
 
 # $(call unit_test,NAME,SOURCES): a cmocka test binary build/tests/unit/NAME
-# built from SOURCES (the test file first, then the code under test).
+# built from SOURCES (the test file first, then the code under test), and
+# the same with the sanitizers, build/tests/unit-asan/NAME.
 define unit_test
 UNIT_BINS += $(BUILD)/tests/unit/$(1)
 $(BUILD)/tests/unit/$(1): $(call host_obj,$(2)) | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$(HOSTCC) -o $$@ $$^ $(UNIT_LDLIBS)
+UNIT_ASAN_BINS += $(BUILD)/tests/unit-asan/$(1)
+$(BUILD)/tests/unit-asan/$(1): $(call asan_obj,$(2)) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$(HOSTCC) $(ASAN_FLAGS) -o $$@ $$^ $(UNIT_LDLIBS)
 endef
 
 # Components first (they list sources and programs), then the machines
@@ -54,7 +69,11 @@ build-all: $(ALL_TARGETS)
 
 $(BUILD)/host/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
+	$(HOSTCC) $(call host_cflags_for,$<) -c -o $@ $<
+
+$(BUILD)/asan/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(call host_cflags_for,$<) $(ASAN_FLAGS) -c -o $@ $<
 
 $(DPM): $(call host_obj,$(DPM_SRCS)) $(DPM_LIBS)
 	@mkdir -p $(@D)
@@ -71,6 +90,12 @@ $(DEPS_STAMP): arch/deps.sh
 # counts in build/tests/NAME.count; `make check` adds them up.
 check-unit: $(UNIT_BINS) $(DPM)
 	@bash tests/run-unit.sh $(BUILD)/tests/unit.count $(UNIT_BINS)
+
+# The unit tests again, built with AddressSanitizer and UBSan: any report
+# (a memory error, undefined behaviour, a leak) fails the test.
+check-asan: $(UNIT_ASAN_BINS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		bash tests/run-unit.sh $(BUILD)/tests/asan.count $(UNIT_ASAN_BINS)
 
 # In-guest tests: one node per suite, on each machine (x86 and ARM); dpm
 # makes the disk image of t_fs.
@@ -97,6 +122,6 @@ study-tsp: all
 	@bash qemu/scripts/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
 
 clean:
-	rm -rf $(BUILD)/host $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
+	rm -rf $(BUILD)/host $(BUILD)/asan $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
 
--include $(shell find $(BUILD)/host -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/host $(BUILD)/asan -name '*.d' 2>/dev/null)

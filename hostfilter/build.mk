@@ -14,6 +14,9 @@ TRACELOG_SRCS := $(sort $(wildcard hostfilter/tracelog/*.c))
 $(TRACELOG_LIB): $(call host_obj,$(TRACELOG_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+$(TRACELOG_ASAN_LIB): $(call asan_obj,$(TRACELOG_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
 
 FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c
 FILTER_CMDS := hostfilter/commands/filter.c hostfilter/commands/dump.c
@@ -22,7 +25,7 @@ DPM_SRCS += $(FILTER_CORE) $(FILTER_CMDS)
 DPM_LIBS += $(TRACELOG_LIB)
 
 # The built-in descriptions are kernel/abi/trace.desc assembled in (.incbin).
-$(BUILD)/host/hostfilter/tracelog/default_desc.o: kernel/abi/trace.desc
+$(BUILD)/host/hostfilter/tracelog/default_desc.o $(BUILD)/asan/hostfilter/tracelog/default_desc.o: kernel/abi/trace.desc
 
 # ---- benchmark: a synthetic 10-million-record stream through `dpm filter --stdin`
 FILTER_STREAM_GEN := $(BUILD)/bench/filter-stream

@@ -2,9 +2,6 @@
 # (link tables, message queues, the page allocator, virtual time's model
 # words).  The kernel itself is
 # built per machine by arch/*/build.mk.
-KERNEL_HOST_INC := -Iarch/x86
-$(BUILD)/host/kernel/%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
-$(BUILD)/host/tests/unit/test_kernel_%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
 
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
 $(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))

@@ -2,7 +2,5 @@
 # batching and drop accounting (meter/batch.c), compiled for the host as
 # kernel/build.mk does for the kernel's data structures.  The kernel
 # itself (meter/*.c with kernel/*.c) is built per machine by arch/*/build.mk.
-$(BUILD)/host/meter/batch.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
-$(BUILD)/host/tests/unit/test_meter_%.o: HOST_CFLAGS += $(KERNEL_HOST_INC)
 
 $(eval $(call unit_test,test_meter_batch,tests/unit/test_meter_batch.c meter/batch.c))

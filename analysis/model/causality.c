@@ -220,7 +220,8 @@ static int by_count(const void *a, const void *b)
 void causality_sort(struct causality *c, struct seq_counts *sc)
 {
 	sort_pool = c->pool;
-	qsort(sc->s, sc->n, sizeof *sc->s, by_count);
+	if (sc->n) /* none at all: no array to sort (qsort wants one) */
+		qsort(sc->s, sc->n, sizeof *sc->s, by_count);
 	/* The index now points at old places; nothing looks things up after
 	 * sorting, so it is simply dropped. */
 	hashmap_free(&sc->index);
@@ -238,7 +239,8 @@ static int by_place(const void *a, const void *b)
 
 void causality_sort_transitions(struct causality *c)
 {
-	qsort(c->tr, c->ntr, sizeof *c->tr, by_place);
+	if (c->ntr) /* none at all: no array to sort */
+		qsort(c->tr, c->ntr, sizeof *c->tr, by_place);
 	hashmap_free(&c->tr_index);
 }
 

@@ -131,7 +131,8 @@ static int resolve_term(struct compiler *c, struct term *t)
 	}
 	const char *other = field_alias(c->fm, t->other);
 	if (known_field(c->fm, other, 0)) {
-		strcpy(t->other, other);
+		if (other != t->other) /* an alias: its field's own name */
+			strcpy(t->other, other);
 		return 0;
 	}
 	return unknown_field(c, t->other, t->vline, t->vcol,

@@ -3,9 +3,6 @@
 # plan), and `make check-peer`, the peer transport between QEMU nodes on a
 # vde_switch, booted by `dpm cluster` (tests/cluster/peer_selftest.sh;
 # about 20 s).
-NET_HOST_INC := -Iarch/x86
-$(BUILD)/host/kernel/net/%.o: HOST_CFLAGS += $(NET_HOST_INC)
-$(BUILD)/host/tests/unit/test_net_%.o: HOST_CFLAGS += $(NET_HOST_INC)
 
 $(eval $(call unit_test,test_net_frame,tests/unit/test_net_frame.c kernel/net/frame.c kernel/net/ring.c))
 $(eval $(call unit_test,test_net_vsync,tests/unit/test_net_vsync.c kernel/net/vsync.c kernel/net/vqueue.c))

@@ -289,8 +289,8 @@ void tf_filter_start(struct tf_filter *f, const char *name, const char *const *e
 	for (int i = 0; extra && extra[i] && n < 31; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
-	f->log = strdup(log);
-	f->err = strdup(err);
+	snprintf(f->log, sizeof f->log, "%s", log);
+	snprintf(f->err, sizeof f->err, "%s", err);
 	fflush(NULL);
 	f->pid = fork();
 	assert_true(f->pid >= 0);

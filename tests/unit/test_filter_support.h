@@ -57,7 +57,7 @@ void tf_write_bytes(const char *path, const void *data, size_t len);
 struct tf_filter {
 	pid_t pid;
 	int port;
-	const char *log, *err;
+	char log[256], err[256]; /* its log and its standard error */
 };
 /* extra: NULL-terminated extra arguments (may be NULL). */
 void tf_filter_start(struct tf_filter *f, const char *name, const char *const *extra);

@@ -134,6 +134,7 @@ static void independent_processes_give_n(void **state)
 		assert_float_equal(o.r.P, (double)n, 1e-12);
 		assert_int_equal(o.r.M, n);
 		assert_float_equal(o.r.util, 1.0, 1e-12);
+		free(o.path);
 		/* Sharing one machine, the same processes give exactly 1. */
 		o = eval(&t, ONE, &m, 1);
 		assert_float_equal(o.r.t_max, 100.0 * n, 1e-6);
