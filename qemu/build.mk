@@ -11,7 +11,7 @@ DPM_SRCS += qemu/dispatch.c qemu/commands/version.c qemu/commands/disk.c
 # `dpm cluster` (docs/cluster.md): the file parser, state, processes,
 # network probes and QEMU command line (the core the unit tests link), the
 # supervisor and the directory defaults; the group's commands.
-CLUSTER_CORE := qemu/cluster/cluster_file.c qemu/cluster/cluster_state.c \
+CLUSTER_CORE := qemu/cluster/cluster_file.c qemu/cluster/cluster_vtime.c qemu/cluster/cluster_state.c \
 	qemu/cluster/cluster_proc.c qemu/cluster/cluster_net.c qemu/cluster/cluster_qemu.c
 CLUSTER_LIB := qemu/cluster/cluster_dir.c qemu/cluster/cluster_supervisor.c \
 	qemu/cluster/cluster_default.c
