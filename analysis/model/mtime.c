@@ -67,6 +67,24 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	return 0;
 }
 
+/* The `# clock=MODE` comment among the file's comment lines, if any. */
+static void load_clock(struct mtime_table *m, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f)) {
+		char mode[sizeof m->clock];
+		if (line[0] != '#' && line[0] != '\n')
+			continue;
+		if (sscanf(line, "# clock=%15[a-z]", mode) == 1) {
+			snprintf(m->clock, sizeof m->clock, "%s", mode);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen)
 {
 	struct csv_reader r;
@@ -89,6 +107,8 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 		rc = -1;
 	}
 	csv_close(&r);
+	if (rc == 0)
+		load_clock(m, path);
 	return rc;
 }
 
