@@ -67,17 +67,17 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	return 0;
 }
 
-/* The `# clock=MODE` comment among the file's comment lines, if any. */
-static void load_clock(struct mtime_table *m, const char *path)
+void mtime_file_clock(const char *path, char *out, size_t size)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
+	out[0] = '\0';
 	while (f && fgets(line, sizeof line, f)) {
-		char mode[sizeof m->clock];
-		if (line[0] != '#' && line[0] != '\n')
+		char mode[16];
+		if (line[0] != '#')
 			continue;
 		if (sscanf(line, "# clock=%15[a-z]", mode) == 1) {
-			snprintf(m->clock, sizeof m->clock, "%s", mode);
+			snprintf(out, size, "%s", mode);
 			break;
 		}
 	}
@@ -108,7 +108,7 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 	}
 	csv_close(&r);
 	if (rc == 0)
-		load_clock(m, path);
+		mtime_file_clock(path, m->clock, sizeof m->clock);
 	return rc;
 }
 

@@ -37,6 +37,10 @@ void mtime_zero(struct mtime_table *m);
 /* Read a table.  0 ok; -1 with "file:line: what is wrong" in err. */
 int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen);
 
+/* The `# clock=MODE` comment line of the table at path into out ("" when
+ * it has none or cannot be read). */
+void mtime_file_clock(const char *path, char *out, size_t size);
+
 /* Delivery time in ns of a message of len bytes between two machines. */
 double mtime(const struct mtime_table *m, uint32_t len, int same_machine);
 

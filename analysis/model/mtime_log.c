@@ -26,6 +26,16 @@ static void placeholder(struct mtime_table *m, const char *log, const char *who,
 			log ? log : "LOG", MTIME_LOG_SUFFIX);
 }
 
+void mtime_log_clock(const char *log, const struct mtime_table *used, char *out, size_t size)
+{
+	char beside[4096];
+	out[0] = '\0';
+	if (log && strcmp(log, "-") && mtime_log_path(log, beside, sizeof beside) == 0)
+		mtime_file_clock(beside, out, size);
+	if (!out[0] && used)
+		snprintf(out, size, "%s", used->clock);
+}
+
 int mtime_for_log(struct mtime_table *m, const char *given, const char *log, const char *who,
 		  const char *option, FILE *warn, char *what, size_t whatlen, char *err,
 		  size_t errlen)

@@ -31,4 +31,8 @@ int mtime_for_log(struct mtime_table *m, const char *given, const char *log, con
 		  const char *option, FILE *warn, char *what, size_t whatlen, char *err,
 		  size_t errlen);
 
+/* The clock the log was recorded in: the `# clock=` of LOG.mtime, else of
+ * the table used (`used`), else "" (unknown). */
+void mtime_log_clock(const char *log, const struct mtime_table *used, char *out, size_t size);
+
 #endif

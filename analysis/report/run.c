@@ -23,8 +23,11 @@
  * (said on stderr). */
 static int load_mtime(struct report_run *r, char *err, size_t errlen)
 {
-	return mtime_for_log(&r->mt, r->spec->mtime, r->spec->log, "dpm report", "mtime=", stderr,
-			     r->mtime_what, sizeof r->mtime_what, err, errlen) < 0 ? -1 : 0;
+	if (mtime_for_log(&r->mt, r->spec->mtime, r->spec->log, "dpm report", "mtime=", stderr,
+			  r->mtime_what, sizeof r->mtime_what, err, errlen) < 0)
+		return -1;
+	mtime_log_clock(r->spec->log, &r->mt, r->clock, sizeof r->clock);
+	return 0;
 }
 
 static int load(struct report_run *r, char *err, size_t errlen)

@@ -1180,12 +1180,66 @@ static void fs_completion_and_configurations(void **state)
 				     "the trace of B</th><th class=\"n\">from the trace of C</th>"));
 	assert_int_equal(page_rows(page, "thesis-cross"), 3);
 	char want[300];
-	snprintf(want, sizeof want, "run,config,rep,predicted_ms,measured_ms,error_pct\n"
-		 "A,A,,%.6g,0.005,%.6g\nB,B,", t_max / 1e6, 100 * (t_max - 5000) / 5000);
+	snprintf(want, sizeof want, "run,config,rep,predicted_ms,measured_ms,error_pct,measured_on\n"
+		 "A,A,,%.6g,0.005,%.6g,one machine\nB,B,", t_max / 1e6, 100 * (t_max - 5000) / 5000);
 	file_has("fsconf/study-fs-completion.csv", (const char *[]){ want, NULL });
 	file_has("fsconf/study-fs-cross.csv", (const char *[]){ "\nA,A,B,B,", ",-3\n", NULL });
 	free(page);
 	result_free(&r);
+}
+
+/* The job's first event is on machine 1 at 1000, its last on machine 2 at
+ * 8000; machine 1's own events span 3000 ns, machine 2's 6000. */
+static const char *one_clock_trace(const char *name)
+{
+	const char *path = path_of(name);
+	tf_write_file(path, "machine,type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+		      "1,SEND,1000,0,1.1,1.1,2.1,0x1,10\n2,RECEIVE,2000,0,2.1,1.1,2.1,0x1,10\n"
+		      "2,SEND,3000,500,2.1,2.1,1.1,0x2,10\n1,RECEIVE,4000,100,1.1,2.1,1.1,0x2,10\n"
+		      "2,TERMPROCESS,8000,2500,2.1,,2.1\n");
+	return path;
+}
+
+/* Measured completion is the job's first to last event when the log was
+ * recorded on one clock (its table beside it says clock=virtual), and the
+ * longest one machine's span otherwise. */
+static void fs_completion_on_one_clock(void **state)
+{
+	(void)state;
+	const char *virt = one_clock_trace("virt.csv"), *icount = one_clock_trace("icount.csv");
+	const char *names = path_of("oneclock.names");
+	char table[600], a[2][1400];
+	tf_write_file(names, "1.1 user requestor\n2.1 RI server\n");
+	snprintf(table, sizeof table, "%s.mtime", virt);
+	tf_write_file(table, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,10,100\n");
+	snprintf(table, sizeof table, "%s.mtime", icount);
+	tf_write_file(table, "# clock=icount\nsize_bytes,local_ns,remote_ns\n1,10,100\n");
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A", virt, names);
+	snprintf(a[1], sizeof a[1], "I=%s,names=%s,config=B", icount, names);
+	struct study_fixture x;
+	study_of(&x, STUDY_FS, 2, (const char *[]){ a[0], a[1] });
+	assert_int_equal(x.s.nconfig, 2);
+	assert_float_equal(x.s.completion[0].measured_ns, 7000, 0);
+	assert_true(x.s.completion[0].one_clock);
+	assert_float_equal(x.s.completion[1].measured_ns, 6000, 0);
+	assert_false(x.s.completion[1].one_clock);
+	study_free(&x);
+	/* a table given on the command line does not hide the log's clock */
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A,mtime=%s", virt, names, table);
+	study_of(&x, STUDY_FS, 1, (const char *[]){ a[0] });
+	assert_float_equal(x.s.completion[0].measured_ns, 7000, 0);
+	study_free(&x);
+	const char *dir = out_dir("oneclock");
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A", virt, names);
+	struct result r = report((const char *[]){ "-o", dir, "--study", "fs", a[0], a[1], NULL });
+	assert_int_equal(r.rc, 0);
+	file_has("oneclock/study-fs-completion.csv",
+		 (const char *[]){ "\nV,A,,", ",0.007,", ",one clock\nI,B,,", ",0.006,",
+				   ",one machine\n", NULL });
+	result_free(&r);
+	unlink(table);
+	snprintf(table, sizeof table, "%s.mtime", virt);
+	unlink(table);
 }
 
 static void fs_users_repeats(void **state)
@@ -1259,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(failing_tool_exits_1),
 		cmocka_unit_test(nothing_to_plot),
 		cmocka_unit_test(the_table_beside_the_log_is_used),
+		cmocka_unit_test(fs_completion_on_one_clock),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
 		cmocka_unit_test(help_and_thesis_file_argument),
