@@ -92,15 +92,22 @@ static void test_virtual_time_computes_the_table(void **state)
 				  "100,3308,25132\n1000,8708,37732\n4096,27426,81218\n"));
 }
 
-static void test_other_clocks(void **state)
+/* A measured table, as make bench-mtime writes one: its path. */
+static const char *write_bench(void)
 {
-	(void)state;
-	char bench[128];
+	static char bench[128];
 	snprintf(bench, sizeof bench, "%s/bench.csv", dir);
 	FILE *f = fopen(bench, "w");
 	assert_non_null(f);
 	fputs("size_bytes,local_ns,remote_ns\n1,10,100\n", f);
 	fclose(f);
+	return bench;
+}
+
+static void test_other_clocks(void **state)
+{
+	(void)state;
+	const char *bench = write_bench();
 	/* plain: the measured table, said to be plain emulation's */
 	load("node a\n");
 	assert_int_equal(cluster_mtime_write(&spec, bench, path, what, sizeof what), 1);
@@ -130,12 +137,7 @@ static void test_other_clocks(void **state)
 static void test_copy_with_a_comment(void **state)
 {
 	(void)state;
-	char bench[128];
-	snprintf(bench, sizeof bench, "%s/bench.csv", dir);
-	FILE *f = fopen(bench, "w");
-	assert_non_null(f);
-	fputs("size_bytes,local_ns,remote_ns\n1,10,100\n", f);
-	fclose(f);
+	const char *bench = write_bench();
 	assert_int_equal(cluster_mtime_copy(bench, path, "given to dpm record: x", err, sizeof err), 0);
 	assert_string_equal(slurp(path), "# given to dpm record: x\nsize_bytes,local_ns,remote_ns\n1,10,100\n");
 	assert_int_equal(cluster_mtime_copy(bench, path, NULL, err, sizeof err), 0);
