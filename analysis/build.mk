@@ -11,7 +11,8 @@ ANALYSIS_EVENTS := analysis/model/hashmap.c analysis/model/csv_row.c analysis/mo
 # sniffing (the log itself is read by $(TRACELOG_LIB), linked last).
 ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/model/events_log.c analysis/model/trace_load.c
 # model/: the computation graph and P.
-ANALYSIS_P := analysis/model/mtime.c analysis/model/graph.c analysis/model/heap.c \
+ANALYSIS_P := analysis/model/mtime.c analysis/model/mtime_log.c analysis/model/graph.c \
+	analysis/model/heap.c \
 	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \
 	analysis/model/parallelism.c analysis/model/assign.c analysis/model/configs.c \
 	analysis/model/wordfile.c
@@ -46,6 +47,8 @@ DPM_SRCS += $(ANALYSIS_ALL)
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) $(ANALYSIS_P) $(TRACELOG_LIB)))
+$(eval $(call unit_test,test_mtime_log,tests/unit/test_mtime_log.c analysis/model/csv_row.c \
+	analysis/model/mtime.c analysis/model/mtime_log.c))
 $(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP) \
 	$(ANALYSIS_EVENTS) $(ANALYSIS_STATS)))
 $(eval $(call unit_test,test_causality,tests/unit/test_causality.c $(ANALYSIS_TEST_HELP) \

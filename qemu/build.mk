@@ -11,8 +11,9 @@ DPM_SRCS += qemu/dispatch.c qemu/commands/version.c qemu/commands/disk.c
 # `dpm cluster` (docs/cluster.md): the file parser, state, processes,
 # network probes and QEMU command line (the core the unit tests link), the
 # supervisor and the directory defaults; the group's commands.
-CLUSTER_CORE := qemu/cluster/cluster_file.c qemu/cluster/cluster_state.c \
-	qemu/cluster/cluster_proc.c qemu/cluster/cluster_net.c qemu/cluster/cluster_qemu.c
+CLUSTER_CORE := qemu/cluster/cluster_file.c qemu/cluster/cluster_vtime.c qemu/cluster/cluster_state.c \
+	qemu/cluster/cluster_proc.c qemu/cluster/cluster_net.c qemu/cluster/cluster_qemu.c \
+	qemu/cluster/cluster_mtime.c
 CLUSTER_LIB := qemu/cluster/cluster_dir.c qemu/cluster/cluster_supervisor.c \
 	qemu/cluster/cluster_default.c
 CLUSTER_CMDS := qemu/commands/cluster.c qemu/commands/cluster_up.c \
@@ -27,6 +28,7 @@ $(BUILD)/host/qemu/cluster/cluster_default.o: qemu/cluster/default.cluster
 $(eval $(call unit_test,test_cluster_file,tests/unit/test_cluster_file.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_cluster_state,tests/unit/test_cluster_state.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_cluster_qemu,tests/unit/test_cluster_qemu.c $(CLUSTER_CORE)))
+$(eval $(call unit_test,test_cluster_mtime,tests/unit/test_cluster_mtime.c $(CLUSTER_CORE)))
 
 # `dpm control` and `dpm record` (docs/control.md): the interpreter, its
 # state machine and flags (the core the unit test links), the nodes' side

@@ -15,6 +15,7 @@
 
 #include "analysis/model/cli.h"
 #include "analysis/model/configs.h"
+#include "analysis/model/mtime_log.h"
 
 #define MAX_RUNS 16
 
@@ -50,7 +51,9 @@ static void usage(FILE *out)
 		"                       measured with contention, each own machine, one\n"
 		"                       machine with contention\n"
 		"  --mtime FILE         delivery times (size_bytes,local_ns,remote_ns CSV, as\n"
-		"                       written by 'make bench'); default: docs/mtime.md\n"
+		"                       written by 'make bench'); default: LOG.mtime, the\n"
+		"                       table dpm record wrote beside LOG, else the\n"
+		"                       placeholder of docs/mtime.md (said on stderr)\n"
 		"  --no-external        leave out external-wait arcs\n"
 		"  --path-steps N       show N steps of each maximum path (0: all; default 12)\n"
 		"  --csv                one CSV row per result: mode,T,t_max,P,M,utilisation\n"
@@ -299,19 +302,20 @@ static void print_all(const struct popts *o, const struct cgraph *g,
 
 /* ---- entry point --------------------------------------------------------- */
 
-static int load_mtime(const struct popts *o, struct mtime_table *mt, char *what, size_t len)
+/* --mtime, else the table recorded beside the log, else the placeholder
+ * (said on stderr unless every run delivers in no time). */
+static int load_mtime(const struct popts *o, const struct config_run *runs, size_t n,
+		      struct mtime_table *mt, char *what, size_t len)
 {
 	char err[512];
-	if (!o->mtime_path) {
-		mtime_default(mt);
-		snprintf(what, len, "default table (thesis Fig. 5.11, ms read as us; docs/mtime.md)");
-		return 0;
-	}
-	if (mtime_load(mt, o->mtime_path, err, sizeof err) < 0) {
+	int uses_table = 0;
+	for (size_t i = 0; i < n; i++)
+		uses_table |= !runs[i].zero_delivery;
+	if (mtime_for_log(mt, o->mtime_path, o->input, "dpm parallel", "--mtime",
+			  uses_table ? stderr : NULL, what, len, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	snprintf(what, len, "%s", o->mtime_path);
 	return 0;
 }
 
@@ -335,12 +339,11 @@ static int analyse(const struct popts *o, struct trace *t)
 	int rc = EXIT_OK;
 	if (!runs)
 		return EXIT_FAILED;
-	if (load_mtime(o, &mt, mtime_what, sizeof mtime_what) < 0) {
-		free(runs);
-		return EXIT_BADINPUT;
-	}
+	memset(&g, 0, sizeof g);
 	if (cgraph_build(&g, t, err, sizeof err) < 0 || plan_runs(o, t, runs, &n, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
+		rc = EXIT_BADINPUT;
+	} else if (load_mtime(o, runs, n, &mt, mtime_what, sizeof mtime_what) < 0) {
 		rc = EXIT_BADINPUT;
 	} else {
 		if (o->no_external)

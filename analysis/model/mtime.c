@@ -67,6 +67,24 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	return 0;
 }
 
+void mtime_file_clock(const char *path, char *out, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	out[0] = '\0';
+	while (f && fgets(line, sizeof line, f)) {
+		char mode[16];
+		if (line[0] != '#')
+			continue;
+		if (sscanf(line, "# clock=%15[a-z]", mode) == 1) {
+			snprintf(out, size, "%s", mode);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen)
 {
 	struct csv_reader r;
@@ -89,6 +107,8 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 		rc = -1;
 	}
 	csv_close(&r);
+	if (rc == 0)
+		mtime_file_clock(path, m->clock, sizeof m->clock);
 	return rc;
 }
 

@@ -6,7 +6,9 @@
  * docs/mtime.md); without one, a documented default derived from the
  * thesis's Fig. 5.11 is used.  Between sizes the time is interpolated
  * linearly; below the first size it is the first size's time; beyond the
- * last it follows the last segment's slope.
+ * last it follows the last segment's slope.  A table may say, in a comment
+ * line `# clock=MODE`, in which clock it was taken (plain, icount or
+ * virtual): the one `dpm record` writes beside its log does.
  */
 #ifndef DPM_ANALYSIS_MODEL_MTIME_H
 #define DPM_ANALYSIS_MODEL_MTIME_H
@@ -22,6 +24,7 @@ struct mtime_table {
 	double local[MTIME_MAX_ROWS];   /* ns, both machines the same */
 	double remote[MTIME_MAX_ROWS];  /* ns, different machines */
 	int zero;                       /* every delivery takes no time */
+	char clock[16];                 /* `# clock=MODE` of the file; "" unknown */
 };
 
 /* The built-in table: thesis Fig. 5.11 with each millisecond read as a
@@ -33,6 +36,10 @@ void mtime_zero(struct mtime_table *m);
 
 /* Read a table.  0 ok; -1 with "file:line: what is wrong" in err. */
 int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen);
+
+/* The `# clock=MODE` comment line of the table at path into out ("" when
+ * it has none or cannot be read). */
+void mtime_file_clock(const char *path, char *out, size_t size);
 
 /* Delivery time in ns of a message of len bytes between two machines. */
 double mtime(const struct mtime_table *m, uint32_t len, int same_machine);

@@ -15,20 +15,18 @@
 #include <string.h>
 
 #include "analysis/model/cli.h"
+#include "analysis/model/mtime_log.h"
 #include "analysis/model/trace_load.h"
 #include "hostfilter/tracelog/log.h"
 
+/* mtime=, else the table recorded beside the log, else the placeholder
+ * (said on stderr). */
 static int load_mtime(struct report_run *r, char *err, size_t errlen)
 {
-	if (!r->spec->mtime) {
-		mtime_default(&r->mt);
-		snprintf(r->mtime_what, sizeof r->mtime_what, "the default table (thesis Fig. 5.11 "
-			 "with each ms read as a us; docs/mtime.md)");
-		return 0;
-	}
-	if (mtime_load(&r->mt, r->spec->mtime, err, errlen) < 0)
+	if (mtime_for_log(&r->mt, r->spec->mtime, r->spec->log, "dpm report", "mtime=", stderr,
+			  r->mtime_what, sizeof r->mtime_what, err, errlen) < 0)
 		return -1;
-	snprintf(r->mtime_what, sizeof r->mtime_what, "%s", r->spec->mtime);
+	mtime_log_clock(r->spec->log, &r->mt, r->clock, sizeof r->clock);
 	return 0;
 }
 

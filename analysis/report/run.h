@@ -24,6 +24,7 @@ struct report_run {
 	struct cgraph g;
 	struct mtime_table mt;
 	char mtime_what[320];
+	char clock[16];          /* the clock the log was recorded in (mtime_log_clock) */
 	struct config_run cfg[CONFIGS_THESIS];
 	double *when_upper;      /* each node's time under the upper bound */
 	double *when_measured;   /* ... and the measured configuration */

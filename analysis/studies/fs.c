@@ -46,7 +46,7 @@ static int config_runs(struct report_study *s, const struct report_run *runs, si
 		struct study_completion *c = &s->completion[k];
 		c->run = s->config_runs[k];
 		c->predicted_ns = r->cfg[CFG_CONTENTION].r.t_max;
-		c->measured_ns = study_span(r);
+		c->measured_ns = study_elapsed(r, &c->one_clock);
 		c->error_pct = study_pct(c->predicted_ns, c->measured_ns);
 	}
 	return 0;
@@ -127,7 +127,7 @@ static void completion_rows(FILE *f, const struct study_csv_ctx *c)
 		study_csv_real(f, m->predicted_ns / 1e6);
 		study_csv_real(f, m->measured_ns / 1e6);
 		study_csv_real(f, m->error_pct);
-		fputc('\n', f);
+		fprintf(f, ",%s\n", m->one_clock ? "one clock" : "one machine");
 	}
 }
 
@@ -195,7 +195,7 @@ int fs_study_write(struct report_study *s, const struct report_run *runs,
 		      "ri_queue_max_mean,ri_queue_max_min,ri_queue_max_max,ri_queue_mean_mean,"
 		      "ri_queue_mean_min,ri_queue_mean_max", users_csv_rows, &c, why, whylen) < 0 ||
 	    study_csv(dir, "study-fs-completion.csv", "run,config,rep,predicted_ms,measured_ms,"
-		      "error_pct", completion_rows, &c, why, whylen) < 0 ||
+		      "error_pct,measured_on", completion_rows, &c, why, whylen) < 0 ||
 	    study_csv(dir, "study-fs-cross.csv", "configuration,run,from_configuration,from_run,"
 		      "own_p,predicted_p,diff_pct,own_p_contention,predicted_p_contention,"
 		      "diff_pct_contention,thesis_diff_pct", cross_rows, &c, why, whylen) < 0)

@@ -128,8 +128,10 @@ static void completion_table(FILE *f, const struct report_study *s, const struct
 {
 	html_table_begin(f, "study-fs-completion", NULL, "Predicted completion (t_max of the "
 			 "measured configuration with CPU contention) against the completion "
-			 "measured (the longest span of one machine's events, on its own clock)",
-			 "run|configuration|rep|#predicted (ms)|#measured (ms)|#error %");
+			 "measured: the job's elapsed time from its first to its last event on the "
+			 "cluster's one clock (virtual time); where the nodes' clocks were not one "
+			 "(plain, icount), the longest span of one machine's events on its own clock",
+			 "run|configuration|rep|#predicted (ms)|#measured (ms)|#error %|measured on");
 	for (size_t k = 0; k < s->nconfig; k++) {
 		const struct study_completion *c = &s->completion[k];
 		const struct report_spec *sp = runs[c->run].spec;
@@ -146,6 +148,7 @@ static void completion_table(FILE *f, const struct report_study *s, const struct
 			html_cell_none(f);
 		else
 			html_cell_real(f, "%+.1f", c->error_pct);
+		html_cell(f, "%s", c->one_clock ? "one clock" : "one machine");
 		html_row_end(f);
 	}
 	html_table_end(f);

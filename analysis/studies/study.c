@@ -58,7 +58,8 @@ struct machine_clock {
 	uint64_t first, last;
 };
 
-double study_span(const struct report_run *r)
+/* The longest span of one machine's events, each on its own clock. */
+static double longest_machine_span(const struct report_run *r)
 {
 	struct machine_clock m[64];
 	size_t nm = 0;
@@ -80,6 +81,19 @@ double study_span(const struct report_run *r)
 		span = fmax(span, (double)(m[k].last - m[k].first));
 	}
 	return span;
+}
+
+double study_elapsed(const struct report_run *r, int *one_clock)
+{
+	*one_clock = !strcmp(r->clock, "virtual");
+	if (!*one_clock)
+		return longest_machine_span(r);
+	uint64_t first = UINT64_MAX, last = 0;
+	for (size_t i = 0; i < r->tr.nev; i++) {
+		first = r->tr.ev[i].time < first ? r->tr.ev[i].time : first;
+		last = r->tr.ev[i].time > last ? r->tr.ev[i].time : last;
+	}
+	return r->tr.nev ? (double)(last - first) : 0;
 }
 
 /* ---- CSV ------------------------------------------------------------------- */

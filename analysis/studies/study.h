@@ -48,7 +48,8 @@ struct study_users {
 struct study_completion {
 	size_t run;
 	double predicted_ns;     /* t_max of the measured configuration with contention */
-	double measured_ns;      /* longest span of one machine's events on its own clock */
+	double measured_ns;      /* the job's elapsed time (study_elapsed) */
+	int one_clock;           /* ... from its first to its last event on the one clock */
 	double error_pct;        /* (predicted - measured) / measured */
 };
 
@@ -140,9 +141,13 @@ int study_plot_draw(struct report_study *s, struct report_tools *tools, const ch
 
 /* The traced process of r with names-file name `name`, or NO_PROC. */
 uint32_t study_process(const struct report_run *r, const char *name);
-/* A run's span: the longest time from the first to the last event of one
- * machine, each machine on its own clock (ns). */
-double study_span(const struct report_run *r);
+/* A run's elapsed time, ns: from the job's first to its last event on the
+ * cluster's one clock when the log was recorded in virtual time (its
+ * table says `# clock=virtual`), and *one_clock set.  Otherwise the nodes'
+ * clocks are not one (each started at its own boot), so no first-to-last
+ * across machines means anything: then the longest span of one machine's
+ * events on its own clock, and *one_clock 0. */
+double study_elapsed(const struct report_run *r, int *one_clock);
 /* Percent (a - b) / b, NaN when b is not positive. */
 double study_pct(double a, double b);
 

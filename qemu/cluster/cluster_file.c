@@ -1,8 +1,8 @@
 /*
  * qemu/cluster/cluster_file.c - parser of the cluster file (docs/cluster.md).
  *
- * The format is line oriented: a statement per line (`node NAME attr...`
- * or `service NAME attr...`), attributes `key=value` with the value bare or
+ * The format is line oriented: a statement per line (`node NAME attr...`,
+ * `service NAME attr...` or `cluster attr...`), attributes `key=value` with the value bare or
  * in double quotes, `#` comments.  Lines are independent, so the parser is
  * a cursor over one line at a time; every error names the column of the
  * token at fault.  Checks that span lines (duplicate names, ids, ports)
@@ -183,7 +183,8 @@ static int read_attribute(struct cursor *c, char *key, size_t keylen, const char
 /* Each kernel word must be key=value, and not one dpm sets itself. */
 static int check_kernel_words(struct cursor *c, const char *at, const char *words)
 {
-	static const char *const reserved[] = { "node", "peers", "host", "vclock" };
+	static const char *const reserved[] = { "node", "peers", "host", "vclock",
+						"vlat", "vbw", "vtx", "vrx", "vdisk" };
 	char copy[CLUSTER_WORDS_MAX];
 	snprintf(copy, sizeof copy, "%s", words);
 	for (char *save, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
@@ -250,6 +251,11 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 			return fail_at(c, at, "clock must be plain, icount or virtual, not '%s'", value);
 		n->icount = !strcmp(value, "icount");
 		n->vclock = !strcmp(value, "virtual");
+	} else if (!strcmp(key, "shift")) {
+		char why[128];
+		if (cluster_vtime_shift(value, &n->shift, why, sizeof why))
+			return fail_at(c, at, "%s", why);
+		n->shift_col = (int)(at - c->line_start) + 1;
 	} else if ((!strcmp(key, "init") || !strcmp(key, "kernel")) && strlen(value) >= sizeof n->init) {
 		return fail_at(c, at, "value of '%s' is longer than %zu characters", key, sizeof n->init - 1);
 	} else if (!strcmp(key, "init")) {
@@ -262,7 +268,7 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 		strcpy(n->kernel, value);
 	} else {
 		return fail_at(c, at, "unknown node attribute '%s'; expected id, arch, memory, init, kernel, "
-			       "boot, disk or clock",
+			       "boot, disk, clock or shift",
 			       key);
 	}
 	return 0;
@@ -297,7 +303,7 @@ typedef int (*attribute_setter)(struct cursor *c, const struct cluster_spec *spe
 static int read_attributes(struct cursor *c, const struct cluster_spec *spec, void *item,
 			   attribute_setter set)
 {
-	char seen[8][16];
+	char seen[16][16];
 	int nseen = 0;
 	for (;;) {
 		skip_blanks(c);
@@ -312,7 +318,7 @@ static int read_attributes(struct cursor *c, const struct cluster_spec *spec, vo
 				return fail_at(c, at, "attribute '%s' given twice", key);
 		if (set(c, spec, item, key, at, value))
 			return -1;
-		if (nseen < 8)
+		if (nseen < 16)
 			strcpy(seen[nseen++], key);
 	}
 }
@@ -351,6 +357,54 @@ static int parse_service(struct cursor *c, struct cluster_spec *spec, const char
 	return 0;
 }
 
+static int set_cluster_attribute(struct cursor *c, const struct cluster_spec *spec, void *item,
+				 const char *key, const char *at, const char *value)
+{
+	(void)spec;
+	char why[256];
+	int r = cluster_vtime_attribute(item, key, value, why, sizeof why);
+	if (r > 0)
+		return fail_at(c, at, "unknown cluster attribute '%s'; expected %s", key,
+			       cluster_vtime_attribute_names());
+	return r ? fail_at(c, at, "%s", why) : 0;
+}
+
+/* `cluster attr...`: virtual time's models (cluster_vtime.h), once. */
+static int parse_cluster(struct cursor *c, struct cluster_spec *spec, const char *at)
+{
+	if (spec->vtime.line)
+		return fail_at(c, at, "a second 'cluster' statement (the first is at line %d)",
+			       spec->vtime.line);
+	spec->vtime.line = c->line;
+	spec->vtime.col = (int)(at - c->line_start) + 1;
+	return read_attributes(c, spec, &spec->vtime, set_cluster_attribute);
+}
+
+/* Virtual time's settings mean nothing under the other clocks: refused,
+ * so that a file never seems to model what it does not. */
+static int check_vtime_settings(const char *file, const struct cluster_spec *spec, char *err,
+				size_t errlen)
+{
+	int virtual = 0;
+	for (int i = 0; i < spec->nnodes; i++) {
+		const struct cluster_node *n = &spec->nodes[i];
+		virtual |= n->vclock;
+		if (n->shift_col && !n->vclock) {
+			snprintf(err, errlen, "%s:%d:%d: shift= applies under clock=virtual only; node '%s' "
+				 "has clock=%s", file, n->line, n->shift_col, n->name,
+				 n->icount ? "icount" : "plain");
+			return -1;
+		}
+	}
+	if (spec->vtime.line && !virtual) {
+		snprintf(err, errlen, "%s:%d:%d: the 'cluster' statement sets virtual time's models, "
+			 "which apply under clock=virtual only, and no node has clock=virtual",
+			 file, spec->vtime.line, spec->vtime.col);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_line(struct cursor *c, struct cluster_spec *spec)
 {
 	skip_blanks(c);
@@ -360,12 +414,15 @@ static int parse_line(struct cursor *c, struct cluster_spec *spec)
 	char word[32];
 	size_t len = read_word(c, word, sizeof word);
 	if (len == 0)
-		return fail_at(c, at, "unexpected '%c'; expected 'node' or 'service'", *at);
+		return fail_at(c, at, "unexpected '%c'; expected 'node', 'service' or 'cluster'", *at);
 	if (!strcmp(word, "node"))
 		return parse_node(c, spec, at);
 	if (!strcmp(word, "service"))
 		return parse_service(c, spec, at);
-	return fail_at(c, at, "unknown statement '%.*s'; expected 'node' or 'service'", (int)len, at);
+	if (!strcmp(word, "cluster"))
+		return parse_cluster(c, spec, at);
+	return fail_at(c, at, "unknown statement '%.*s'; expected 'node', 'service' or 'cluster'",
+		       (int)len, at);
 }
 
 static int lowest_free_id(const struct cluster_spec *spec)
@@ -408,6 +465,8 @@ int cluster_parse(const char *file, const char *text, struct cluster_spec *spec,
 			 spec->nnodes ? " to boot on this host" : "");
 		return -1;
 	}
+	if (check_vtime_settings(file, spec, err, errlen))
+		return -1;
 	assign_ids(spec);
 	return 0;
 }
@@ -462,6 +521,11 @@ int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t e
 		spec->nodes[spec->nnodes++] = add;
 	}
 	return 0;
+}
+
+int cluster_node_shift(const struct cluster_spec *spec, const struct cluster_node *n)
+{
+	return n->shift_col ? n->shift : cluster_vtime_default_shift(&spec->vtime);
 }
 
 const char *cluster_arch_name(enum cluster_arch arch)

@@ -2,7 +2,8 @@
  * qemu/cluster/cluster_file.h - the cluster file: which nodes to boot (name, id,
  * architecture, memory, what init starts, extra kernel words) and which
  * host services the nodes reach (at most 4, names of at most 11 characters:
- * the limits of the kernel's host= word, docs/network.md).  docs/cluster.md describes the format.
+ * the limits of the kernel's host= word, docs/network.md), and the models
+ * of virtual time (the `cluster` statement, cluster_vtime.h).  docs/cluster.md describes the format.
  *
  * A parsed file is a plain struct of fixed-size arrays, so the rest of `dpm cluster` can copy it around freely.
  */
@@ -10,6 +11,8 @@
 #define DPM_CLUSTER_FILE_H
 
 #include <stddef.h>
+
+#include "cluster_vtime.h"
 
 #define CLUSTER_MAX_NODES 8
 #define CLUSTER_MAX_SERVICES 4  /* the kernel's host= takes at most 4 */
@@ -34,6 +37,8 @@ struct cluster_node {
 	char disk[CLUSTER_WORDS_MAX];    /* disk=: the node's disk image (docs/fs.md), or "" */
 	int icount;                      /* clock=icount: QEMU's -icount shift=0 (docs/cluster.md) */
 	int vclock;                      /* clock=virtual: docs/virtual-time.md */
+	int shift;                       /* shift=S under clock=virtual: 2^S ns an instruction */
+	int shift_col;                   /* where shift= was given; 0: not given (the preset's) */
 	int line;                        /* where it was defined (0: added by --nodes) */
 };
 
@@ -49,6 +54,7 @@ struct cluster_spec {
 	struct cluster_node nodes[CLUSTER_MAX_NODES];
 	int nservices;
 	struct cluster_service services[CLUSTER_MAX_SERVICES];
+	struct cluster_vtime vtime;      /* the `cluster` statement: virtual time's models */
 };
 
 /* Parse the text of a cluster file named `file` (for messages).  Returns 0,
@@ -66,5 +72,8 @@ int cluster_load(const char *path, struct cluster_spec *spec, char *err, size_t 
 int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t errlen);
 
 const char *cluster_arch_name(enum cluster_arch arch);
+
+/* The shift of node n under clock=virtual: its own, else the preset's. */
+int cluster_node_shift(const struct cluster_spec *spec, const struct cluster_node *n);
 
 #endif

@@ -51,8 +51,12 @@ int qemu_kernel_cmdline(const struct cluster_node *n, const struct node_launch *
 			return -1;
 	if (n->kernel[0] && append(out, size, &used, " %s", n->kernel))
 		return -1;
-	if (n->vclock && append(out, size, &used, " vclock=1"))
-		return -1;
+	if (n->vclock) {
+		char words[256];
+		if (cluster_vtime_kernel_words(&l->spec->vtime, words, sizeof words) ||
+		    append(out, size, &used, " vclock=1 %s", words))
+			return -1;
+	}
 	if (n->init[0] && append(out, size, &used, " %s", n->init))
 		return -1;
 	return 0;
@@ -191,10 +195,12 @@ int qemu_node_command(const struct cluster_node *n, const struct node_launch *l,
 	 * (sleep stays on), so timeouts and elapsed times keep their meaning. */
 	if (n->icount)
 		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0");
-	/* clock=virtual: instructions are time and an idle node's clock jumps
-	 * to its next deadline (docs/virtual-time.md) */
+	/* clock=virtual: instructions are time (2^shift ns each: the node's
+	 * speed) and an idle node's clock jumps to its next deadline
+	 * (docs/virtual-time.md) */
 	if (n->vclock)
-		bad = bad || arg(cmd, "-icount") || arg(cmd, "shift=0,sleep=off");
+		bad = bad || arg(cmd, "-icount") ||
+		      arg(cmd, "shift=%d,sleep=off", cluster_node_shift(l->spec, n));
 	/* ... and on ARM a counter of 1 ns (62.5 MHz by default): the clock's
 	 * origin moves by excluded stretches, which a 16 ns counter would
 	 * round by an amount the host decides (the later -cpu wins) */

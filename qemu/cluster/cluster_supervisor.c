@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster_dir.h"
+#include "cluster_mtime.h"
 #include "cluster_net.h"
 #include "cluster_qemu.h"
 #include "cluster_state.h"
@@ -640,11 +642,24 @@ static void print_ready(const struct supervisor *s)
 	fflush(stdout);
 }
 
+/* The cluster's delivery-time table (cluster_mtime.h), for `dpm record`. */
+static int write_mtime(struct supervisor *s)
+{
+	char path[PATH_MAX + 16], bench[PATH_MAX], what[PATH_MAX + 128];
+	dir_file(s, STATE_MTIME, path, sizeof path);
+	int have_bench = cluster_build_path("bench/mtime.csv", bench, sizeof bench) == 0;
+	if (cluster_mtime_write(&s->o->spec, have_bench ? bench : NULL, path, what, sizeof what) < 0) {
+		say("cannot write the delivery-time table: %s", what);
+		return SUPERVISOR_FAILED;
+	}
+	return 0;
+}
+
 static int bring_up(struct supervisor *s)
 {
 	int r;
 	if ((r = lock_dir(s)) || (r = check_previous(s)) || (r = write_secret(s)) ||
-	    (r = resolve_ports(s)))
+	    (r = write_mtime(s)) || (r = resolve_ports(s)))
 		return r;
 	init_state(s);
 	if ((r = start_services(s)) || (r = start_switch(s)) || (r = boot_nodes(s)))

@@ -10,7 +10,9 @@
  * and hub connection as `dpm control`, and leaves at LOG the part of the
  * filter's log that belongs to this run: on each node, what lies between
  * a MARK placed before the job started and one placed after it ended
- * (hostfilter/tracelog/logwindow.h).  The program's output goes to stdout as it
+ * (hostfilter/tracelog/logwindow.h), and beside it, as LOG.mtime, the
+ * delivery-time table of the cluster it ran on (docs/mtime.md), which the
+ * analyses of LOG use.  The program's output goes to stdout as it
  * comes, its standard input is record's own, and record exits with the
  * program's status.
  */
@@ -27,8 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/model/mtime_log.h"
 #include "kernel/abi/calls.h"
 #include "qemu/cluster/cluster_dir.h"
+#include "qemu/cluster/cluster_mtime.h"
 #include "qemu/control/control.h"
 #include "qemu/control/control_net.h"
 #include "hostfilter/tracelog/logwindow.h"
@@ -41,6 +45,7 @@
 
 struct record_opts {
 	const char *log, *script, *cluster_file, *dir, *machine, *filter, *nodes;
+	const char *mtime;          /* --mtime: the run's delivery-time table */
 	char flags[256];
 	char **argv;                /* PROGRAM ARGS... */
 	int quiet;
@@ -75,6 +80,8 @@ static void usage(FILE *out)
 		"      --cluster FILE   the cluster file to boot, when none runs (default: 4 x86\n"
 		"                       nodes and a filter 'meter')\n"
 		"  -n, --nodes N        boot N nodes, when none runs\n"
+		"      --mtime FILE     the delivery-time table to keep beside LOG, as LOG.mtime\n"
+		"                       (default: the cluster's own; docs/mtime.md)\n"
 		"  -q, --quiet          no progress lines on stderr\n"
 		"      --porcelain      report processes as dpm control --porcelain does\n"
 		"                       (created NAME ID MACHINE JOB, tab-separated); for\n"
@@ -292,6 +299,39 @@ static int run_script(const struct record_opts *o, struct control *c, struct con
 	return c->worst == CR_USAGE ? 2 : c->worst ? 1 : 0;
 }
 
+/* LOG.mtime: the run's delivery-time table (--mtime, else the cluster's
+ * own, DIR/mtime.csv, which `dpm cluster up` wrote), so that the analyses
+ * of LOG use it; a stale one goes when the cluster has none. */
+static int keep_table(const struct record_opts *o, const char *dir)
+{
+	char beside[PATH_MAX + 16], ours[PATH_MAX + 16], comment[PATH_MAX + 32], err[2 * PATH_MAX];
+	const char *from = o->mtime;
+	if (mtime_log_path(o->log, beside, sizeof beside) < 0) {
+		fprintf(stderr, "dpm record: %s: name too long for its delivery-time table\n", o->log);
+		return -1;
+	}
+	snprintf(comment, sizeof comment, "given to dpm record: %s", o->mtime ? o->mtime : "");
+	snprintf(ours, sizeof ours, "%s/%s", dir, STATE_MTIME);
+	if (!from && access(ours, R_OK) == 0)
+		from = ours;
+	if (!from) {
+		if (unlink(beside) != 0 && errno != ENOENT) {
+			fprintf(stderr, "dpm record: %s: %s\n", beside, strerror(errno));
+			return -1;
+		}
+		progress(o, "no delivery-time table for this cluster's clock (docs/mtime.md): the "
+			 "analyses of %s will use a placeholder unless given one (or dpm record --mtime)",
+			 o->log);
+		return 0;
+	}
+	if (cluster_mtime_copy(from, beside, o->mtime ? comment : NULL, err, sizeof err) < 0) {
+		fprintf(stderr, "dpm record: %s\n", err);
+		return -1;
+	}
+	progress(o, "%s: the run's delivery times (from %s)", beside, from);
+	return 0;
+}
+
 /* The part of the filter's log between the two marks, at o->log. */
 static int cut_log(const struct record_opts *o, struct control *c, const char *filter,
 		   uint32_t start, uint32_t end)
@@ -358,7 +398,8 @@ static int record(const struct record_opts *o, const char *dir)
 		status = o->script ? run_script(o, &c, &n) : run_program(o, &c, &n, machine);
 	if (status == RECORD_FAILED && err[0])
 		fprintf(stderr, "dpm record: %s\n", err);
-	if (status != RECORD_FAILED && cut_log(o, &c, filter, start, end) < 0)
+	if (status != RECORD_FAILED &&
+	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0))
 		status = RECORD_FAILED;
 	control_fini(&c);
 	control_net_close(&n);
@@ -376,7 +417,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "filter", required_argument, NULL, 'L' }, { "dir", required_argument, NULL, 'd' },
 		{ "cluster", required_argument, NULL, 'c' }, { "nodes", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
-		{ "porcelain", no_argument, NULL, 'P' },
+		{ "porcelain", no_argument, NULL, 'P' },    { "mtime", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -395,6 +436,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		case 'n': o->nodes = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'P': o->porcelain = 1; break;
+		case 'M': o->mtime = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -406,6 +448,12 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	}
 	if (!!o->script == !!o->argv[0]) {
 		fprintf(stderr, "dpm record: give either a program (after --) or -f SCRIPT\n");
+		return 2;
+	}
+	struct mtime_table table;
+	char why[1024];
+	if (o->mtime && mtime_load(&table, o->mtime, why, sizeof why) < 0) {
+		fprintf(stderr, "dpm record: --mtime: %s\n", why);
 		return 2;
 	}
 	uint32_t mask = 0;

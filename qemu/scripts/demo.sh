@@ -47,7 +47,7 @@ step "starting the file system: RI and DM on n1, BM and DI on n2 (fsstart, throu
 fs_start "$out/fsstart" 1 1 2 2
 
 step "$users file-system test users on n1..n4, metered (dpm record -f $out/fs.ctl)"
-fs_users_script "$out/fs.ctl" /demo "$users" 1
+fs_users_script "$out/fs.ctl" /demo "$users"
 fs_record "$out/fs" "$users"
 fs_names "$out/fs" "# the demo's file system: servers and test users"
 grep "fsuser.*verified" "$out/fs.out" | sed 's/^/  /' >&2

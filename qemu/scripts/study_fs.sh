@@ -55,7 +55,7 @@ one_run() {
 	cluster_file "$out/$c.cluster" 4 "${nodes[3]}" "$out/disk-$c.img"
 	cluster_up "$out/$c.cluster" "$out/cluster-$c"
 	fs_start "$out/runs/$name-fsstart" "${nodes[@]}"
-	fs_users_script "$out/runs/$name.ctl" "/$name" "$k" "$rep"
+	fs_users_script "$out/runs/$name.ctl" "/$name" "$k"
 	fs_record "$out/runs/$name" "$k"
 	fs_names "$out/runs/$name" "# $name: configuration $c (RI n${nodes[0]} DM n${nodes[1]} BM n${nodes[2]} DI n${nodes[3]}), $k users, repetition $rep"
 	cluster_down

@@ -153,22 +153,24 @@ CTL
 	[ -n "${di:-}" ] || die "fsstart did not say where its servers are (see $prefix.out)"
 }
 
-# fs_users_script FILE PATHPREFIX K REP: a control script metering the four
+# fs_users_script FILE PATHPREFIX K: a control script metering the four
 # servers (acquired: they run on) and K test users started at once, users
 # placed round-robin on n1..n4, odd ones sequential (write a file whole,
 # read it back), even ones random (reads and writes at random offsets);
-# user i's file is PATHPREFIX-ui, its seed REP*100+i.
+# user i's file is PATHPREFIX-ui, its seed 100+i in every repetition, so
+# that repetitions of a configuration do the same work (REP is only in
+# the file names, which have the same length in every repetition).
 fs_seq_size=24000 fs_rand_size=16000 fs_rand_ops=40
 fs_flags="send receivecall receive queued"
 fs_users_script() {
-	local file=$1 path=$2 k=$3 rep=$4 i s
+	local file=$1 path=$2 k=$3 i s
 	{
 		echo "filter meter"
 		echo "newjob users"
 		echo "setflags users $fs_flags"
 		for s in "$ri" "$dm" "$bm" "$di"; do echo "acquire users n${s%%.*} ${s#*.}"; done
 		for i in $(seq 1 "$k"); do
-			local node=$(( (i - 1) % 4 + 1 )) seed=$(( rep * 100 + i ))
+			local node=$(( (i - 1) % 4 + 1 )) seed=$(( 100 + i ))
 			if [ $((i % 2)) = 1 ]; then
 				echo "add users n$node fsuser seq $path-u$i $fs_seq_size $seed"
 			else

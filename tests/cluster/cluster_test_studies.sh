@@ -68,6 +68,12 @@ check "study-fs: configuration C put all four on n1" \
 	[ "$(awk '$3 == "server" { split($1, a, "."); print a[1] }' "$fs/runs/C-u4-r1.names" | sort -u)" = 1 ]
 check_that "study-fs: the delivery times were measured in the nodes' clock" \
 	'[ "$(head -1 "$fs/mtime.csv")" = "size_bytes,local_ns,remote_ns" ] && [ "$(wc -l <"$fs/mtime.csv")" -eq 6 ]'
+# The users' work does not depend on the run: seeds 101..104 with 4 users
+# in A, B and C alike (repetitions use the same ones: docs/studies.md).
+users_work() { awk '$1 == "add" && $4 == "fsuser" { print $3, $5, $NF }' "$fs/runs/$1.ctl"; }
+check_that "study-fs: every run with 4 users has the users' seeds 101..104" \
+	'[ "$(users_work A-u4-r1 | awk "{ print \$3 }" | tr "\n" " ")" = "101 102 103 104 " ] &&
+	 [ "$(users_work A-u4-r1)" = "$(users_work B-u4-r1)" ] && [ "$(users_work A-u4-r1)" = "$(users_work C-u4-r1)" ]'
 check "study-fs: the users curve has 1, 2 and 4 users" \
 	[ "$(awk -F, 'NR > 1 { print $1 }' "$fs/report/study-fs-users.csv" | tr '\n' ' ')" = "1 2 4 " ]
 check "study-fs: predicted and measured completion of A, B and C" \

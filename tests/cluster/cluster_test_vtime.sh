@@ -32,6 +32,10 @@ record() {
 	for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	check "$name: the kernel ran in virtual time" grep -q '^vtime: node clock in virtual time' "$d/n1.console"
+	# dpm cluster gives it the models' words (vlat= vbw= vtx= vrx= vdisk=):
+	# the kernel names any it cannot read
+	check_that "$name: ...and read every model word dpm cluster gave it" \
+		'! grep -q "^vtime: bad value" "$d/n1.console"'
 	"$DPM" cluster down --dir "$d" >/dev/null
 	"$DPM" dump --csv "$d/meter.log" >"$TEST_DIR/$name.csv"
 }

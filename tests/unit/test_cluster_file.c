@@ -100,8 +100,8 @@ static void test_explicit_id_later_in_file_is_kept(void **state)
 static void test_statement_errors(void **state)
 {
 	(void)state;
-	assert_error("nod a\n", "c.cluster:1:1: unknown statement 'nod'; expected 'node' or 'service'");
-	assert_error("node a\n  = x\n", "c.cluster:2:3: unexpected '='; expected 'node' or 'service'");
+	assert_error("nod a\n", "c.cluster:1:1: unknown statement 'nod'; expected 'node', 'service' or 'cluster'");
+	assert_error("node a\n  = x\n", "c.cluster:2:3: unexpected '='; expected 'node', 'service' or 'cluster'");
 	assert_error("node\n", "c.cluster:1:5: expected a name after 'node'");
 	assert_error("node 1a\n", "c.cluster:1:6: bad name '1a': a name is a letter, then letters, "
 				 "digits, '-' or '_', at most 16 characters");
@@ -118,7 +118,7 @@ static void test_attribute_errors(void **state)
 {
 	(void)state;
 	assert_error("node a ram=4\n", "c.cluster:1:8: unknown node attribute 'ram'; expected id, arch, "
-				       "memory, init, kernel, boot, disk or clock");
+				       "memory, init, kernel, boot, disk, clock or shift");
 	assert_error("node a clock=fast\n", "c.cluster:1:8: clock must be plain, icount or virtual, not 'fast'");
 	assert_error("node a clock=virtual\nnode b\n",
 		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
@@ -136,6 +136,124 @@ static void test_attribute_errors(void **state)
 	assert_error("node a init=x\"y\n",
 		     "c.cluster:1:14: unexpected '\"' in the value of 'init' (quote the value)");
 	assert_error("node a id=1 id=2\n", "c.cluster:1:13: attribute 'id' given twice");
+}
+
+static void test_virtual_time_models(void **state)
+{
+	(void)state;
+	uint64_t v[VT_FIELDS];
+	assert_int_equal(parse("node a clock=virtual\n"), 0);
+	cluster_vtime_resolve(&spec.vtime, v);
+	assert_int_equal(v[VT_LATENCY], 20000);
+	assert_int_equal(v[VT_BANDWIDTH], 1000000000);
+	assert_int_equal(v[VT_DISK_LATENCY], 4000000);
+	assert_int_equal(v[VT_DISK_SECTOR], 5000);
+	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 0);
+	assert_int_equal(parse("node a clock=virtual\ncluster net=1984\n"), 0);
+	cluster_vtime_resolve(&spec.vtime, v);
+	assert_int_equal(v[VT_LATENCY], 100000);
+	assert_int_equal(v[VT_BANDWIDTH], 3000000);
+	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 0);
+	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 10);
+	assert_int_equal(parse("cluster net=1984 txcost=1us,250ns rxcost=0.5us disksector=1s\n"
+			       "node a clock=virtual shift=0\n"), 0);
+	cluster_vtime_resolve(&spec.vtime, v);
+	assert_int_equal(v[VT_TX_FIXED], 1000);
+	assert_int_equal(v[VT_TX_PER_KB], 250);
+	assert_int_equal(v[VT_RX_FIXED], 500);
+	assert_int_equal(v[VT_RX_PER_KB], 0);
+	assert_int_equal(v[VT_DISK_SECTOR], 1000000000);
+	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 0); /* its own beats the preset */
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	uint64_t x;
+	assert_int_equal(cluster_parse_time("20us", &x), 0);
+	assert_int_equal(x, 20000);
+	assert_int_equal(cluster_parse_time("4ms", &x), 0);
+	assert_int_equal(x, 4000000);
+	assert_int_equal(cluster_parse_time("2.5s", &x), 0);
+	assert_int_equal(x, 2500000000ull);
+	assert_int_equal(cluster_parse_time("7ns", &x), 0);
+	assert_int_equal(x, 7);
+	assert_int_equal(cluster_parse_time("0", &x), 0);
+	assert_int_equal(x, 0);
+	assert_int_equal(cluster_parse_time("100s", &x), 0);
+	assert_int_equal(cluster_parse_time("101s", &x), -1);
+	assert_int_equal(cluster_parse_time("20", &x), -1);     /* no unit */
+	assert_int_equal(cluster_parse_time("1.5ns", &x), -1);  /* not whole ns */
+	assert_int_equal(cluster_parse_time("1.us", &x), -1);
+	assert_int_equal(cluster_parse_time("us", &x), -1);
+	assert_int_equal(cluster_parse_time("20 us", &x), -1);
+	assert_int_equal(cluster_parse_time("-1us", &x), -1);
+	assert_int_equal(cluster_parse_time("99999999999999999999s", &x), -1);
+	assert_int_equal(cluster_parse_rate("3M", &x), 0);
+	assert_int_equal(x, 3000000);
+	assert_int_equal(cluster_parse_rate("1000M", &x), 0);
+	assert_int_equal(x, 1000000000);
+	assert_int_equal(cluster_parse_rate("1.5G", &x), 0);
+	assert_int_equal(x, 1500000000);
+	assert_int_equal(cluster_parse_rate("64k", &x), 0);
+	assert_int_equal(x, 64000);
+	assert_int_equal(cluster_parse_rate("9600", &x), 0);
+	assert_int_equal(x, 9600);
+	assert_int_equal(cluster_parse_rate("0", &x), -1);
+	assert_int_equal(cluster_parse_rate("0.5", &x), -1);
+	assert_int_equal(cluster_parse_rate("3m", &x), -1);
+	assert_int_equal(cluster_parse_rate("3Mb", &x), -1);
+	assert_int_equal(cluster_parse_rate("1001G", &x), -1);
+}
+
+static void test_virtual_time_errors(void **state)
+{
+	(void)state;
+	assert_error("node a clock=virtual\ncluster net=1985\n",
+		     "c.cluster:2:9: net must be lan or 1984, not '1985'");
+	assert_error("node a clock=virtual\ncluster latency=20\n",
+		     "c.cluster:2:9: latency must be a time with its unit, ns, us, ms or s (up to 100s), "
+		     "e.g. 20us, not '20'");
+	assert_error("node a clock=virtual\ncluster bandwidth=fast\n",
+		     "c.cluster:2:9: bandwidth must be bits per second, a number bare or with k, M or G "
+		     "(up to 1000G), e.g. 1000M, not 'fast'");
+	assert_error("node a clock=virtual\ncluster txcost=1us,2\n",
+		     "c.cluster:2:9: txcost must be a time per frame and, after a comma, one per 1000 "
+		     "bytes (ns, us, ms or s), e.g. 5us,2us, not '1us,2'");
+	assert_error("node a clock=virtual\ncluster rxcost=1us,2us,3us\n",
+		     "c.cluster:2:9: rxcost must be a time per frame and, after a comma, one per 1000 "
+		     "bytes (ns, us, ms or s), e.g. 5us,2us, not '1us,2us,3us'");
+	assert_error("node a clock=virtual\ncluster disklatency=4\n",
+		     "c.cluster:2:9: disklatency must be a time with its unit, ns, us, ms or s (up to "
+		     "100s), e.g. 4ms, not '4'");
+	assert_error("node a clock=virtual\ncluster disksector=5 us\n",
+		     "c.cluster:2:9: disksector must be a time with its unit, ns, us, ms or s (up to "
+		     "100s), e.g. 5us, not '5'");
+	assert_error("node a clock=virtual\ncluster speed=2\n",
+		     "c.cluster:2:9: unknown cluster attribute 'speed'; expected net, latency, bandwidth, "
+		     "txcost, rxcost, disklatency or disksector");
+	assert_error("node a clock=virtual\ncluster latency=1us latency=2us\n",
+		     "c.cluster:2:21: attribute 'latency' given twice");
+	assert_error("node a clock=virtual\ncluster net=lan\n  cluster net=1984\n",
+		     "c.cluster:3:3: a second 'cluster' statement (the first is at line 2)");
+	assert_error("node a clock=virtual shift=11\n",
+		     "c.cluster:1:22: shift must be a number from 0 to 10 (2^S ns an instruction), not '11'");
+	assert_error("node a clock=virtual shift=x\n",
+		     "c.cluster:1:22: shift must be a number from 0 to 10 (2^S ns an instruction), not 'x'");
+	assert_error("node a shift=-1 clock=virtual\n",
+		     "c.cluster:1:8: shift must be a number from 0 to 10 (2^S ns an instruction), not '-1'");
+	/* refused under the other clocks, with where they were given */
+	assert_error("node a shift=2\n",
+		     "c.cluster:1:8: shift= applies under clock=virtual only; node 'a' has clock=plain");
+	assert_error("node a clock=icount memory=32 shift=2\n",
+		     "c.cluster:1:31: shift= applies under clock=virtual only; node 'a' has clock=icount");
+	assert_error("# plain\n cluster net=1984\nnode a clock=icount\n",
+		     "c.cluster:2:2: the 'cluster' statement sets virtual time's models, which apply under "
+		     "clock=virtual only, and no node has clock=virtual");
+	assert_error("node a kernel=\"vlat=5\" clock=virtual\n",
+		     "c.cluster:1:8: kernel word 'vlat=5' is set by dpm cluster itself");
+	assert_error("node a kernel=\"vdisk=1,2\"\n",
+		     "c.cluster:1:8: kernel word 'vdisk=1,2' is set by dpm cluster itself");
 }
 
 static void test_arch_arm_and_x86_mix(void **state)
@@ -251,6 +369,9 @@ int main(void)
 		cmocka_unit_test(test_nodes_booted_elsewhere),
 		cmocka_unit_test(test_statement_errors),
 		cmocka_unit_test(test_attribute_errors),
+		cmocka_unit_test(test_virtual_time_models),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_virtual_time_errors),
 		cmocka_unit_test(test_arch_arm_and_x86_mix),
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_limits),

@@ -385,6 +385,17 @@ static void check_parallelism(const char *page, const struct expected *e)
 	assert_int_equal(cell_value(page, "summary", "run", "G", "events"), e->t.nev);
 }
 
+/* What `dpm report` says of a run whose log has no delivery-time table
+ * given or beside it (analysis/model/mtime_log.h). */
+static const char *placeholder_line(const char *trace)
+{
+	static char line[2048];
+	snprintf(line, sizeof line, "dpm report: no delivery-time table for %s (no mtime=, no "
+		 "%s.mtime beside it): using the placeholder of docs/mtime.md (thesis Fig. 5.11, "
+		 "each ms read as a us), which is not this system's\n", trace, trace);
+	return line;
+}
+
 static void page_numbers_equal_the_library(void **state)
 {
 	(void)state;
@@ -395,7 +406,7 @@ static void page_numbers_equal_the_library(void **state)
 	const char *args[] = { "-o", dir, run, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(r.err, "");
+	assert_string_equal(r.err, placeholder_line(trace)); /* the library's default, said */
 	char *page = page_of(dir);
 	struct expected e;
 	expect_compute(&e, trace);
@@ -703,6 +714,32 @@ static void failing_tool_exits_1(void **state)
 	result_free(&r);
 }
 
+/* A log's own table (LOG.mtime, as dpm record writes it) is used without
+ * a word on stderr, and the page says which table it was. */
+static void the_table_beside_the_log_is_used(void **state)
+{
+	(void)state;
+	const char *idle = path_of("beside.csv");
+	char table[4200];
+	snprintf(table, sizeof table, "%s.mtime", idle);
+	tf_write_file(idle, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			    "SEND,1,0,1.1,1.1,2.1,0x1,10\nRECEIVE,2,0,2.1,1.1,2.1,0x1,10\n");
+	tf_write_file(table, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,5,50\n");
+	const char *dir = out_dir("beside");
+	char a[600];
+	snprintf(a, sizeof a, "B=%s", idle);
+	struct result r = report((const char *[]){ "-o", dir, a, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	char *page = page_of(dir);
+	char want[4300];
+	snprintf(want, sizeof want, "%s (recorded with the log, clock=virtual)", table);
+	assert_non_null(strstr(page, want));
+	free(page);
+	result_free(&r);
+	unlink(table);
+}
+
 /* Plots with nothing to show say so instead of making gnuplot fail. */
 static void nothing_to_plot(void **state)
 {
@@ -718,7 +755,10 @@ static void nothing_to_plot(void **state)
 	snprintf(b, sizeof b, "I=%s,requestors=1.1", idle);
 	struct result r = report((const char *[]){ "-o", dir, a, b, NULL });
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(r.err, "");
+	char said[4200];
+	snprintf(said, sizeof said, "%s", placeholder_line(quiet));
+	snprintf(said + strlen(said), sizeof said - strlen(said), "%s", placeholder_line(idle));
+	assert_string_equal(r.err, said);
 	char *page = page_of(dir);
 	assert_int_equal(page_count(page, "Figure not drawn: the trace has no messages sent."), 1);
 	assert_int_equal(page_count(page, "Figure not drawn: the processes used no CPU time"), 1);
@@ -1140,12 +1180,66 @@ static void fs_completion_and_configurations(void **state)
 				     "the trace of B</th><th class=\"n\">from the trace of C</th>"));
 	assert_int_equal(page_rows(page, "thesis-cross"), 3);
 	char want[300];
-	snprintf(want, sizeof want, "run,config,rep,predicted_ms,measured_ms,error_pct\n"
-		 "A,A,,%.6g,0.005,%.6g\nB,B,", t_max / 1e6, 100 * (t_max - 5000) / 5000);
+	snprintf(want, sizeof want, "run,config,rep,predicted_ms,measured_ms,error_pct,measured_on\n"
+		 "A,A,,%.6g,0.005,%.6g,one machine\nB,B,", t_max / 1e6, 100 * (t_max - 5000) / 5000);
 	file_has("fsconf/study-fs-completion.csv", (const char *[]){ want, NULL });
 	file_has("fsconf/study-fs-cross.csv", (const char *[]){ "\nA,A,B,B,", ",-3\n", NULL });
 	free(page);
 	result_free(&r);
+}
+
+/* The job's first event is on machine 1 at 1000, its last on machine 2 at
+ * 8000; machine 1's own events span 3000 ns, machine 2's 6000. */
+static const char *one_clock_trace(const char *name)
+{
+	const char *path = path_of(name);
+	tf_write_file(path, "machine,type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+		      "1,SEND,1000,0,1.1,1.1,2.1,0x1,10\n2,RECEIVE,2000,0,2.1,1.1,2.1,0x1,10\n"
+		      "2,SEND,3000,500,2.1,2.1,1.1,0x2,10\n1,RECEIVE,4000,100,1.1,2.1,1.1,0x2,10\n"
+		      "2,TERMPROCESS,8000,2500,2.1,,2.1\n");
+	return path;
+}
+
+/* Measured completion is the job's first to last event when the log was
+ * recorded on one clock (its table beside it says clock=virtual), and the
+ * longest one machine's span otherwise. */
+static void fs_completion_on_one_clock(void **state)
+{
+	(void)state;
+	const char *virt = one_clock_trace("virt.csv"), *icount = one_clock_trace("icount.csv");
+	const char *names = path_of("oneclock.names");
+	char table[600], a[2][1400];
+	tf_write_file(names, "1.1 user requestor\n2.1 RI server\n");
+	snprintf(table, sizeof table, "%s.mtime", virt);
+	tf_write_file(table, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,10,100\n");
+	snprintf(table, sizeof table, "%s.mtime", icount);
+	tf_write_file(table, "# clock=icount\nsize_bytes,local_ns,remote_ns\n1,10,100\n");
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A", virt, names);
+	snprintf(a[1], sizeof a[1], "I=%s,names=%s,config=B", icount, names);
+	struct study_fixture x;
+	study_of(&x, STUDY_FS, 2, (const char *[]){ a[0], a[1] });
+	assert_int_equal(x.s.nconfig, 2);
+	assert_float_equal(x.s.completion[0].measured_ns, 7000, 0);
+	assert_true(x.s.completion[0].one_clock);
+	assert_float_equal(x.s.completion[1].measured_ns, 6000, 0);
+	assert_false(x.s.completion[1].one_clock);
+	study_free(&x);
+	/* a table given on the command line does not hide the log's clock */
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A,mtime=%s", virt, names, table);
+	study_of(&x, STUDY_FS, 1, (const char *[]){ a[0] });
+	assert_float_equal(x.s.completion[0].measured_ns, 7000, 0);
+	study_free(&x);
+	const char *dir = out_dir("oneclock");
+	snprintf(a[0], sizeof a[0], "V=%s,names=%s,config=A", virt, names);
+	struct result r = report((const char *[]){ "-o", dir, "--study", "fs", a[0], a[1], NULL });
+	assert_int_equal(r.rc, 0);
+	file_has("oneclock/study-fs-completion.csv",
+		 (const char *[]){ "\nV,A,,", ",0.007,", ",one clock\nI,B,,", ",0.006,",
+				   ",one machine\n", NULL });
+	result_free(&r);
+	unlink(table);
+	snprintf(table, sizeof table, "%s.mtime", virt);
+	unlink(table);
 }
 
 static void fs_users_repeats(void **state)
@@ -1218,6 +1312,8 @@ int main(void)
 		cmocka_unit_test(missing_tools_still_make_the_page),
 		cmocka_unit_test(failing_tool_exits_1),
 		cmocka_unit_test(nothing_to_plot),
+		cmocka_unit_test(the_table_beside_the_log_is_used),
+		cmocka_unit_test(fs_completion_on_one_clock),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
 		cmocka_unit_test(help_and_thesis_file_argument),

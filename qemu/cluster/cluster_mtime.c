@@ -1,0 +1,167 @@
+/*
+ * qemu/cluster/cluster_mtime.c - the delivery-time table of a cluster (see
+ * cluster_mtime.h).
+ */
+#include "cluster_mtime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The local delivery (half a round trip of pingpong, peer on the same
+ * node) in guest instructions: docs/mtime.md, "Measured on the project's
+ * 2-core host".  Sizes between rows are interpolated by the analyses. */
+static const struct {
+	uint32_t bytes;
+	uint64_t instructions;
+} local_path[] = {
+	{ 1, 2721 }, { 10, 2775 }, { 100, 3308 }, { 1000, 8708 }, { 4096, 27426 },
+};
+#define ROWS (sizeof local_path / sizeof local_path[0])
+
+static uint64_t local_instructions(uint32_t bytes)
+{
+	size_t i = 1;
+	if (bytes <= local_path[0].bytes)
+		return local_path[0].instructions;
+	while (i < ROWS - 1 && bytes > local_path[i].bytes)
+		i++;
+	uint64_t x0 = local_path[i - 1].bytes, x1 = local_path[i].bytes;
+	uint64_t y0 = local_path[i - 1].instructions, y1 = local_path[i].instructions;
+	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_node *n,
+			 uint32_t bytes, uint64_t *local_ns, uint64_t *remote_ns)
+{
+	uint64_t v[VT_FIELDS];
+	cluster_vtime_resolve(&spec->vtime, v);
+	uint64_t frame = (uint64_t)bytes + CLUSTER_MTIME_FRAME_OVERHEAD;
+	if (frame < 64)
+		frame = 64;
+	*local_ns = local_instructions(bytes) << cluster_node_shift(spec, n);
+	*remote_ns = *local_ns + v[VT_TX_FIXED] + ceil_div(frame * v[VT_TX_PER_KB], 1000) +
+		     ceil_div(frame * 8 * 1000000000ull, v[VT_BANDWIDTH]) + v[VT_LATENCY] +
+		     v[VT_RX_FIXED] + ceil_div(frame * v[VT_RX_PER_KB], 1000);
+}
+
+/* The clock every node booted here runs, or NULL when they differ. */
+static const char *cluster_clock(const struct cluster_spec *spec, const struct cluster_node **first)
+{
+	const char *clock = NULL;
+	*first = NULL;
+	for (int i = 0; i < spec->nnodes; i++) {
+		const struct cluster_node *n = &spec->nodes[i];
+		if (n->remote)
+			continue;
+		const char *c = n->vclock ? "virtual" : n->icount ? "icount" : "plain";
+		if (clock && strcmp(clock, c))
+			return NULL;
+		clock = c;
+		if (!*first)
+			*first = n;
+	}
+	return clock;
+}
+
+static int write_model(const struct cluster_spec *spec, const struct cluster_node *n,
+		       const char *path, char *what, size_t whatlen)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(what, whatlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	uint64_t v[VT_FIELDS];
+	cluster_vtime_resolve(&spec->vtime, v);
+	fprintf(f, "# clock=virtual\n"
+		"# computed by dpm cluster from the models (docs/mtime.md): node %s at shift %d, "
+		"latency %llu ns, %llu bit/s, tx %llu ns + %llu ns/1000 B, rx %llu ns + %llu ns/1000 B\n"
+		"size_bytes,local_ns,remote_ns\n", n->name, cluster_node_shift(spec, n),
+		(unsigned long long)v[VT_LATENCY], (unsigned long long)v[VT_BANDWIDTH],
+		(unsigned long long)v[VT_TX_FIXED], (unsigned long long)v[VT_TX_PER_KB],
+		(unsigned long long)v[VT_RX_FIXED], (unsigned long long)v[VT_RX_PER_KB]);
+	for (size_t i = 0; i < ROWS; i++) {
+		uint64_t local, remote;
+		cluster_mtime_model(spec, n, local_path[i].bytes, &local, &remote);
+		fprintf(f, "%u,%llu,%llu\n", local_path[i].bytes, (unsigned long long)local,
+			(unsigned long long)remote);
+	}
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		snprintf(what, whatlen, "writing %s failed", path);
+		return -1;
+	}
+	snprintf(what, whatlen, "computed from the models of virtual time");
+	return 1;
+}
+
+int cluster_mtime_copy(const char *from, const char *to, const char *comment, char *err,
+		       size_t errlen)
+{
+	FILE *in = fopen(from, "r");
+	if (!in) {
+		snprintf(err, errlen, "%s: %s", from, strerror(errno));
+		return -1;
+	}
+	FILE *out = fopen(to, "w");
+	if (!out) {
+		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	if (comment)
+		fprintf(out, "# %s\n", comment);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	int bad = ferror(in) || ferror(out);
+	fclose(in);
+	if (fclose(out) != 0 || bad) {
+		snprintf(err, errlen, "copying %s to %s failed", from, to);
+		return -1;
+	}
+	return 0;
+}
+
+int cluster_mtime_write(const struct cluster_spec *spec, const char *bench, const char *path,
+			char *what, size_t whatlen)
+{
+	const struct cluster_node *first;
+	const char *clock = cluster_clock(spec, &first);
+	if (clock && !strcmp(clock, "virtual"))
+		return write_model(spec, first, path, what, whatlen);
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(what, whatlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!clock) {
+		snprintf(what, whatlen, "none: the nodes run different clocks");
+		return 0;
+	}
+	if (!strcmp(clock, "icount")) {
+		snprintf(what, whatlen, "none: no table known to dpm is in clock=icount's time "
+			 "(a study measures its own)");
+		return 0;
+	}
+	if (!bench || access(bench, R_OK) != 0) {
+		snprintf(what, whatlen, "none: no table measured in plain emulation (make bench-mtime "
+			 "writes %s)", bench ? bench : "build/bench/mtime.csv");
+		return 0;
+	}
+	char comment[4200], err[512];
+	snprintf(comment, sizeof comment, "clock=plain\n# measured by make bench-mtime: %s", bench);
+	if (cluster_mtime_copy(bench, path, comment, err, sizeof err) < 0) {
+		snprintf(what, whatlen, "%s", err);
+		return -1;
+	}
+	snprintf(what, whatlen, "measured in plain emulation (%s)", bench);
+	return 1;
+}
