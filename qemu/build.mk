@@ -40,3 +40,5 @@ CONTROL_CMDS := qemu/commands/control.c qemu/commands/record.c
 DPM_SRCS += $(CONTROL_CORE) $(CONTROL_NET) $(CONTROL_CMDS)
 DPM_LDLIBS += -ledit
 $(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))
+# The control hub with real sockets on 127.0.0.1.
+$(eval $(call unit_test,test_hub,tests/unit/test_hub.c qemu/commands/cluster_hub.c qemu/control/ctl_wire.c $(CLUSTER_CORE)))

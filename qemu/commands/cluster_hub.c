@@ -264,7 +264,8 @@ static void first_frame(struct hub *h, struct conn *c, const struct ctl_frame *f
 
 /* ---- frames from nodes --------------------------------------------------------- */
 
-static void node_reply(struct hub *h, struct conn *node, const struct ctl_frame *f)
+static void node_reply(struct hub *h, struct conn *node, const struct ctl_frame *f,
+		       const uint8_t *payload)
 {
 	for (int i = 0; i < HUB_MAX_PENDING; i++) {
 		struct pending *p = &h->pending[i];
@@ -282,7 +283,7 @@ static void node_reply(struct hub *h, struct conn *node, const struct ctl_frame 
 		}
 		struct ctl_frame r = *f;
 		r.id = p->id;
-		send_to(h, c, &r, NULL);
+		send_to(h, c, &r, payload); /* with what it carries */
 		return;
 	}
 }
@@ -304,7 +305,7 @@ static void node_frame(struct hub *h, struct conn *c, const struct ctl_frame *f,
 		hello(h, c, f);
 		break;
 	case CTL_REPLY:
-		node_reply(h, c, f);
+		node_reply(h, c, f, payload);
 		break;
 	case CTL_END:
 	case CTL_OUTPUT:

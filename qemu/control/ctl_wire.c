@@ -86,6 +86,8 @@ int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **paylo
 int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload)
 {
 	size_t n = CTL_FRAME_SIZE + f->len;
+	if (f->len && !payload)
+		return -1; /* a length with nothing behind it: a caller's bug, refused */
 	if (w->tx_limit && w->tx_len + n > w->tx_limit)
 		return -1;
 	if (w->tx_len + n > w->tx_cap) {

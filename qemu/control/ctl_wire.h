@@ -36,7 +36,7 @@ int ctl_wire_read(struct ctl_wire *w);
 int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **payload);
 
 /* Queue a frame (f->len payload bytes).  0, or -1 when the queue would
- * pass its limit or memory is short. */
+ * pass its limit, memory is short, or f->len is set without a payload. */
 int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload);
 /* Write what is queued as far as the socket takes it.  0, or -1 when the
  * connection failed. */

@@ -1,0 +1,195 @@
+/*
+ * tests/unit/test_hub.c - the control hub (`dpm cluster hub`) with real
+ * sockets on 127.0.0.1: a peer that says HELLO as a node and a controller
+ * that shows the secret; what the node answers reaches the controller, and
+ * a reply carrying a payload neither crashes the hub nor loses the payload
+ * (the hub forwarded such a reply with a null payload and died, cutting
+ * every controller and agent off).  Every wait is bounded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "qemu/control/ctl_wire.h"
+#include "qemu/dpm_commands.h"
+
+int cluster_hub_main(int argc, char **argv);
+
+static const char secret[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+struct hub_run {
+	pid_t pid;
+	int port;
+	char dir[64];
+};
+
+/* A port nobody listens on now (the hub binds it right after). */
+static int free_port(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+static int try_connect(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
+		return fd;
+	close(fd);
+	return -1;
+}
+
+static void hub_start(struct hub_run *h)
+{
+	snprintf(h->dir, sizeof h->dir, "/tmp/dpm-test-hub-XXXXXX");
+	assert_non_null(mkdtemp(h->dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/secret", h->dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(secret, f);
+	fclose(f);
+	h->port = free_port();
+	char port[16];
+	snprintf(port, sizeof port, "%d", h->port);
+	fflush(NULL);
+	h->pid = fork();
+	assert_true(h->pid >= 0);
+	if (h->pid == 0) {
+		char *argv[] = { "hub", "--port", port, "--dir", h->dir, NULL };
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		_exit(cluster_hub_main(5, argv));
+	}
+	for (int tries = 0; tries < 500; tries++) { /* up to 5 s */
+		int fd = try_connect(h->port);
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	kill(h->pid, SIGKILL);
+	fail_msg("the hub did not listen on 127.0.0.1:%d", h->port);
+}
+
+/* 1 while the hub runs; its end reaped otherwise. */
+static int hub_alive(struct hub_run *h)
+{
+	int st;
+	return waitpid(h->pid, &st, WNOHANG) == 0;
+}
+
+static void hub_stop(struct hub_run *h)
+{
+	kill(h->pid, SIGKILL);
+	waitpid(h->pid, NULL, 0);
+	char path[128];
+	snprintf(path, sizeof path, "%s/secret", h->dir);
+	unlink(path);
+	rmdir(h->dir);
+}
+
+static void send_frame(struct ctl_wire *w, struct ctl_frame f, const void *payload, uint32_t len)
+{
+	f.len = len;
+	assert_int_equal(ctl_wire_send(w, &f, payload), 0);
+	for (int tries = 0; ctl_wire_pending(w) && tries < 300; tries++) {
+		assert_int_equal(ctl_wire_flush(w), 0);
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLOUT }, 1, 10);
+	}
+	assert_int_equal(ctl_wire_pending(w), 0);
+}
+
+/* The next frame on w within 3 s: 1 with *f and its payload copied into
+ * buf, 0 when the other end closed or nothing came. */
+static int next_frame(struct ctl_wire *w, struct ctl_frame *f, uint8_t *buf, size_t cap)
+{
+	const uint8_t *payload;
+	for (int tries = 0; tries < 300; tries++) {
+		int r = ctl_wire_next(w, f, &payload);
+		if (r > 0) {
+			memcpy(buf, payload, f->len < cap ? f->len : cap);
+			return 1;
+		}
+		assert_int_equal(r, 0);
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLIN }, 1, 10);
+		if (ctl_wire_read(w) < 0)
+			return 0;
+	}
+	return 0;
+}
+
+static void a_reply_with_a_payload_reaches_the_controller(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	struct ctl_wire node, ctl;
+	assert_int_equal(ctl_wire_init(&node, try_connect(h.port), 0), 0);
+	assert_int_equal(ctl_wire_init(&ctl, try_connect(h.port), 0), 0);
+	struct ctl_frame f;
+	uint8_t buf[64];
+
+	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, 2, 0);
+	hello.a = (2u << 16) | 4;
+	send_frame(&node, hello, NULL, 0);
+	send_frame(&ctl, ctl_frame_make(CTL_AUTH, 1, 0, 0), secret, CTL_SECRET_HEX);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_REPLY);
+	assert_int_equal((int32_t)f.a, 0);
+
+	/* The controller asks node 2 for a process; the node's agent gets it. */
+	static const char create[] = "\0prog";
+	send_frame(&ctl, ctl_frame_make(CTL_CREATE, 7, 2, 0), create, sizeof create);
+	assert_int_equal(next_frame(&node, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_CREATE);
+	uint32_t hub_id = f.id;
+
+	/* Its answer carries bytes: the hub passes them on and lives. */
+	struct ctl_frame reply = ctl_frame_make(CTL_REPLY, hub_id, 2, (2u << 16) | 9);
+	send_frame(&node, reply, "ABCDEFGH", 8);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_REPLY);
+	assert_int_equal(f.id, 7);
+	assert_int_equal(f.task, (2u << 16) | 9);
+	assert_int_equal(f.len, 8);
+	assert_memory_equal(buf, "ABCDEFGH", 8);
+	assert_true(hub_alive(&h));
+
+	ctl_wire_close(&node);
+	ctl_wire_close(&ctl);
+	hub_stop(&h);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_reply_with_a_payload_reaches_the_controller),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
