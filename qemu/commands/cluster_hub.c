@@ -389,7 +389,7 @@ static void take_frames(struct hub *h, struct conn *c)
 {
 	struct ctl_frame f;
 	const uint8_t *payload;
-	int r;
+	int r = 0;
 	while (c->kind != CONN_CLOSING && (r = ctl_wire_next(&c->w, &f, &payload)) > 0) {
 		if (c->kind == CONN_NEW)
 			first_frame(h, c, &f, payload);

@@ -120,8 +120,10 @@ int ctl_wire_flush(struct ctl_wire *w)
 			break;
 		return -1;
 	}
-	memmove(w->tx, w->tx + done, w->tx_len - done);
-	w->tx_len -= done;
+	if (done) { /* nothing queued yet: no buffer to move in */
+		memmove(w->tx, w->tx + done, w->tx_len - done);
+		w->tx_len -= done;
+	}
 	return 0;
 }
 

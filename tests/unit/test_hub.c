@@ -80,7 +80,9 @@ static void hub_start(struct hub_run *h)
 	assert_true(h->pid >= 0);
 	if (h->pid == 0) {
 		char *argv[] = { "hub", "--port", port, "--dir", h->dir, NULL };
-		if (!freopen("/dev/null", "w", stderr))
+		char log[128];
+		snprintf(log, sizeof log, "%s/hub.log", h->dir);
+		if (!freopen(log, "w", stderr))
 			_exit(3);
 		_exit(cluster_hub_main(5, argv));
 	}
@@ -109,6 +111,8 @@ static void hub_stop(struct hub_run *h)
 	waitpid(h->pid, NULL, 0);
 	char path[128];
 	snprintf(path, sizeof path, "%s/secret", h->dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/hub.log", h->dir);
 	unlink(path);
 	rmdir(h->dir);
 }
