@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -44,6 +45,9 @@ struct filter {
 	struct rules rules;
 	struct filter_core core;
 	int listen_fd;
+	int spare_fd;            /* held open to take one connection and close it
+	                            when the process is out of descriptors */
+	unsigned long refused;   /* connections refused for want of descriptors */
 	struct conn *conns;
 	size_t nconns;
 	struct timespec started;
@@ -239,13 +243,35 @@ static void drop_conn(struct filter *fl, size_t i)
 	fl->conns[i] = fl->conns[--fl->nconns];
 }
 
+/* Out of descriptors (or kernel memory): the waiting connection cannot be
+ * taken, and left in the backlog it would wake poll at once for ever.  The
+ * spare descriptor makes room to accept it and close it at once; the nodes
+ * already connected go on.  Said on stderr the first time and every 100th. */
+static void refuse_one(struct filter *fl, int err)
+{
+	if (fl->refused++ % 100 == 0)
+		fprintf(stderr, "dpm filter: cannot take a connection (%s); refused %lu so far, "
+				"the connected nodes go on\n", strerror(err), fl->refused);
+	if (fl->spare_fd >= 0) {
+		close(fl->spare_fd);
+		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+}
+
 static int accept_all(struct filter *fl)
 {
 	for (;;) {
 		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
+			refuse_one(fl, errno);
+			return 0;
+		}
+		if (fd < 0) /* nothing more to take now, or a connection that went */
 			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-					       errno == ECONNABORTED ? 0 : -1;
+					       errno == ECONNABORTED || errno == EPROTO ? 0 : -1;
 		if (add_conn(fl, fd))
 			return -1;
 	}
@@ -401,6 +427,8 @@ static void tear_down(struct filter *fl, int *rc)
 	char err[512];
 	if (fl->listen_fd >= 0)
 		close(fl->listen_fd);
+	if (fl->spare_fd >= 0)
+		close(fl->spare_fd);
 	while (fl->nconns)
 		drop_conn(fl, 0);
 	free(fl->conns);
@@ -434,6 +462,7 @@ int filter_main(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	fl->listen_fd = -1;
+	fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	fl->core.log.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &fl->started);
 	stop_requested = 0;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +81,43 @@ static void test_many_connections_at_once(void **state)
 	assert_int_equal(summary(&f, "received"), 384);
 	assert_int_equal(summary(&f, "kept"), 384);
 	assert_int_equal(summary(&f, "rejected"), 0);
+}
+
+/* Out of file descriptors (a flood of idle connections under a low limit):
+ * the filter refuses what it cannot take, says so, and goes on serving the
+ * nodes it has and those that come once descriptors are free again.  It
+ * used to exit on the first EMFILE from accept, cutting every stream. */
+static void test_out_of_descriptors_is_survived(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	(void)state;
+	struct rlimit old, low = { 24, 24 };
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0); /* the child inherits it */
+	tf_filter_start(&f, "flood", NULL);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	int good = tf_connect(f.port);
+	tf_send_all(good, buf, tf_send_batch(buf, 1, 0, 8));
+	int flood[40];
+	for (int i = 0; i < 40; i++)
+		flood[i] = tf_connect(f.port); /* the backlog takes them; the filter cannot */
+	struct timespec pause = { 0, 300000000 };
+	nanosleep(&pause, NULL);
+	tf_send_all(good, buf, tf_send_batch(buf, 1, 8, 8));
+	for (int i = 0; i < 40; i++)
+		close(flood[i]);
+	nanosleep(&pause, NULL);
+	int later = tf_connect(f.port);
+	tf_send_all(later, buf, tf_send_batch(buf, 2, 0, 8));
+	close(good);
+	close(later);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 8 + 8 + 8);
+	char *err = tf_read_file(f.err);
+	assert_non_null(strstr(err, "cannot take a connection (Too many open files)"));
+	free(err);
 }
 
 static void test_garbage_between_good_connections(void **state)
@@ -365,6 +403,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_connections_at_once),
+		cmocka_unit_test(test_out_of_descriptors_is_survived),
 		cmocka_unit_test(test_garbage_between_good_connections),
 		cmocka_unit_test(test_every_kind_of_garbage_is_noted),
 		cmocka_unit_test(test_disconnect_mid_batch_loses_only_that_batch),
