@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kernel/abi/calls.h"
@@ -38,6 +39,11 @@
 #include "qemu/control/ctl_wire.h"
 
 #define HUB_MAX_CONNS 48
+/* A connection that has not said who it is after this long is closed.  Long,
+ * since QEMU opens a node's connection (its guestfwd) when the node starts,
+ * and the agent says HELLO only once the node has booted, on a busy host
+ * many seconds later; --hello-timeout changes it (the tests use 2). */
+#define HUB_HELLO_SECONDS 60
 #define HUB_MAX_PENDING 512
 #define HUB_MAX_OWNED 512
 #define CONTROLLER_TX_LIMIT (16u << 20) /* a controller that stops reading is dropped */
@@ -51,6 +57,7 @@ struct conn {
 	uint32_t serial;      /* unique per connection, so a reused slot is not mistaken */
 	uint32_t node;        /* CONN_NODE: its id */
 	char peer[32];        /* 127.0.0.1:PORT, for the log */
+	struct timespec since; /* accepted at (monotonic) */
 };
 
 /* A request forwarded to a node, waiting for its reply. */
@@ -76,6 +83,7 @@ struct hub {
 	struct pending pending[HUB_MAX_PENDING];
 	struct owned owned[HUB_MAX_OWNED];
 	uint32_t next_serial, next_id;
+	long hello_seconds;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -309,6 +317,11 @@ static void node_frame(struct hub *h, struct conn *c, const struct ctl_frame *f,
 		break;
 	case CTL_END:
 	case CTL_OUTPUT:
+		if (f->task >> 16 != c->node) { /* only its own processes: no forged ends */
+			logf_hub("node %u reported on process %u.%u of another node; ignored",
+				 (unsigned)c->node, (unsigned)(f->task >> 16), (unsigned)(f->task & 0xffff));
+			break;
+		}
 		node_report(h, f, payload);
 		break;
 	default:
@@ -421,7 +434,21 @@ static void accept_conn(struct hub *h)
 	c->in_use = 1;
 	c->kind = CONN_NEW;
 	c->serial = ++h->next_serial;
+	clock_gettime(CLOCK_MONOTONIC, &c->since);
 	snprintf(c->peer, sizeof c->peer, "%s:%u", inet_ntoa(peer.sin_addr), ntohs(peer.sin_port));
+}
+
+/* A connection that has said neither HELLO nor AUTH in time holds a place
+ * a node or a controller may need: closed. */
+static void close_silent(struct hub *h)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (int i = 0; i < HUB_MAX_CONNS; i++) {
+		struct conn *c = &h->conns[i];
+		if (c->in_use && c->kind == CONN_NEW && now.tv_sec - c->since.tv_sec >= h->hello_seconds)
+			close_conn(h, c, "it said nothing in time");
+	}
 }
 
 static void serve(struct hub *h)
@@ -429,6 +456,7 @@ static void serve(struct hub *h)
 	struct pollfd fds[HUB_MAX_CONNS + 1];
 	struct conn *of[HUB_MAX_CONNS + 1];
 	while (!stop_signal) {
+		close_silent(h);
 		int n = 0;
 		fds[n++] = (struct pollfd){ .fd = h->listener, .events = POLLIN };
 		for (int i = 0; i < HUB_MAX_CONNS; i++) {
@@ -503,10 +531,12 @@ static int listen_on(struct hub *h, int port)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: dpm cluster hub --port PORT --dir DIR\n\n"
+	fprintf(out, "usage: dpm cluster hub --port PORT --dir DIR [--hello-timeout SECONDS]\n\n"
 		     "The cluster's control hub (host service 'ctl'), started by 'dpm cluster up':\n"
 		     "it joins the nodes' agents and the controllers (dpm control, dpm record) on\n"
-		     "127.0.0.1:PORT.  Controllers must show DIR/secret.  Not for use by hand.\n");
+		     "127.0.0.1:PORT.  Controllers must show DIR/secret.  A connection that says\n"
+		     "neither HELLO nor AUTH within --hello-timeout seconds (default 60) is closed.\n"
+		     "Not for use by hand.\n");
 }
 
 int cluster_hub_main(int argc, char **argv)
@@ -514,25 +544,29 @@ int cluster_hub_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "port", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "hello-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL;
 	int port = 0, c;
+	long hello = HUB_HELLO_SECONDS;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': port = atoi(optarg); break;
 		case 'd': dir = optarg; break;
+		case 't': hello = atol(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc || !dir || port <= 0 || port > 65535) {
+	if (optind < argc || !dir || port <= 0 || port > 65535 || hello <= 0) {
 		usage(stderr);
 		return 2;
 	}
 	static struct hub h;
+	h.hello_seconds = hello;
 	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
 		return 1;
 	struct sigaction sa = { .sa_handler = on_stop };

@@ -4,7 +4,10 @@
  * that shows the secret; what the node answers reaches the controller, and
  * a reply carrying a payload neither crashes the hub nor loses the payload
  * (the hub forwarded such a reply with a null payload and died, cutting
- * every controller and agent off).  Every wait is bounded.
+ * every controller and agent off); a node cannot report on another node's
+ * process (a forged end cancelled a controller's hold on it); connections
+ * that never say who they are cannot lock the hub's places.  Every wait
+ * is bounded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -79,12 +83,13 @@ static void hub_start(struct hub_run *h)
 	h->pid = fork();
 	assert_true(h->pid >= 0);
 	if (h->pid == 0) {
-		char *argv[] = { "hub", "--port", port, "--dir", h->dir, NULL };
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed test leaves no hub behind */
+		char *argv[] = { "hub", "--port", port, "--dir", h->dir, "--hello-timeout", "2", NULL };
 		char log[128];
 		snprintf(log, sizeof log, "%s/hub.log", h->dir);
 		if (!freopen(log, "w", stderr))
 			_exit(3);
-		_exit(cluster_hub_main(5, argv));
+		_exit(cluster_hub_main(7, argv));
 	}
 	for (int tries = 0; tries < 500; tries++) { /* up to 5 s */
 		int fd = try_connect(h->port);
@@ -189,11 +194,91 @@ static void a_reply_with_a_payload_reaches_the_controller(void **state)
 	hub_stop(&h);
 }
 
+/* Connect as node `id`'s agent. */
+static void agent(struct ctl_wire *w, int port, uint32_t id)
+{
+	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, id, 0);
+	hello.a = (id << 16) | 4;
+	send_frame(w, hello, NULL, 0);
+}
+
+/* Connect as a controller; the hub's answer to AUTH must be yes. */
+static void controller(struct ctl_wire *w, int port)
+{
+	struct ctl_frame f;
+	uint8_t buf[64];
+	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	send_frame(w, ctl_frame_make(CTL_AUTH, 1, 0, 0), secret, CTL_SECRET_HEX);
+	assert_int_equal(next_frame(w, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_REPLY);
+	assert_int_equal((int32_t)f.a, 0);
+}
+
+static void a_node_cannot_report_on_another_nodes_process(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	struct ctl_wire n1, n2, ctl;
+	agent(&n1, h.port, 1);
+	agent(&n2, h.port, 2);
+	controller(&ctl, h.port);
+	struct ctl_frame f;
+	uint8_t buf[64];
+	static const char create[] = "\0prog";
+	send_frame(&ctl, ctl_frame_make(CTL_CREATE, 7, 1, 0), create, sizeof create);
+	assert_int_equal(next_frame(&n1, &f, buf, sizeof buf), 1);
+	uint32_t task = (1u << 16) | 9;
+	send_frame(&n1, ctl_frame_make(CTL_REPLY, f.id, 1, task), NULL, 0);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.task, task);
+
+	/* Node 2 forges output and an end for node 1's process... */
+	send_frame(&n2, ctl_frame_make(CTL_OUTPUT, 0, 2, task), "forged", 6);
+	send_frame(&n2, ctl_frame_make(CTL_END, 0, 2, task), NULL, 0);
+	/* ...and node 1 tells the truth: the controller hears only node 1. */
+	send_frame(&n1, ctl_frame_make(CTL_OUTPUT, 0, 1, task), "real", 4);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_OUTPUT);
+	assert_int_equal(f.len, 4);
+	assert_memory_equal(buf, "real", 4);
+	/* The hold on the process stands: the controller can still start it. */
+	send_frame(&ctl, ctl_frame_make(CTL_START, 8, 1, task), NULL, 0);
+	assert_int_equal(next_frame(&n1, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.type, CTL_START);
+	assert_true(hub_alive(&h));
+	ctl_wire_close(&n1);
+	ctl_wire_close(&n2);
+	ctl_wire_close(&ctl);
+	hub_stop(&h);
+}
+
+static void silent_connections_cannot_lock_the_hub(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	int idle[48];
+	for (int i = 0; i < 48; i++) /* every place the hub has */
+		idle[i] = try_connect(h.port);
+	nanosleep(&(struct timespec){ 4, 0 }, NULL); /* past the hub's --hello-timeout 2 */
+	struct ctl_wire ctl;
+	controller(&ctl, h.port);
+	ctl_wire_close(&ctl);
+	for (int i = 0; i < 48; i++)
+		if (idle[i] >= 0)
+			close(idle[i]);
+	hub_stop(&h);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_reply_with_a_payload_reaches_the_controller),
+		cmocka_unit_test(a_node_cannot_report_on_another_nodes_process),
+		cmocka_unit_test(silent_connections_cannot_lock_the_hub),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
