@@ -56,11 +56,12 @@ static void irq(struct trapframe *tf)
 		return;
 	uint64_t began = proc_interrupt_begin();
 	if (id == IRQ_VTIMER) {
-		timer_rearm();
+		int tick = timer_rearm();
 		gic_eoi(id);  /* before kernel_tick, which may switch away for long */
-		kernel_timer_tick();
+		if (tick)
+			kernel_timer_tick();
 		proc_interrupt_end(began);
-		if (from_user(tf))
+		if (tick && from_user(tf))
 			kernel_tick();
 		return;
 	}
