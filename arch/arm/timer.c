@@ -64,7 +64,7 @@ uint64_t arch_clock_ns(void)
  * while the clock stood still pending after the timer's level drops, so it
  * is cleared before the clock goes on (whether it fell due then is the
  * host's doing); a deadline passed before the pause raises the level again
- * at once. */
+ * at once.  While the node waits at a horizon the timer is disabled. */
 static int tick_virtual;
 static uint64_t pause_count;
 
@@ -76,7 +76,17 @@ static uint64_t ns_to_count(uint64_t ns)
 static void arm_deadline(void)
 {
 	write_cntv_cval(counter_boot + ns_to_count(vtime_next_deadline()));
+	write_cntv_ctl(CNTV_CTL_ENABLE);
 	isb();
+}
+
+/* No deadline at all: disabled, not one far away, which under sleep=off
+ * QEMU would jump its clock to as soon as the node halts. */
+static void disarm(void)
+{
+	write_cntv_ctl(0);
+	isb();
+	gic_clear_pending(IRQ_VTIMER);
 }
 
 void arch_tick_virtual(void)
@@ -103,9 +113,7 @@ void arch_clock_pause(void)
 
 void arch_clock_resume(uint64_t advance_ns)
 {
-	write_cntv_cval(UINT64_MAX);
-	isb();
-	gic_clear_pending(IRQ_VTIMER);
+	disarm();
 	uint64_t stretch = read_cntvct() - pause_count;
 	counter_boot += stretch - ns_to_count(advance_ns);
 	arm_deadline();
@@ -115,8 +123,6 @@ void arch_clock_resume(uint64_t advance_ns)
  * lines open while waiting. */
 void arch_wait_for_device(void)
 {
-	write_cntv_cval(UINT64_MAX);
-	isb();
-	gic_clear_pending(IRQ_VTIMER);
+	disarm();
 	gic_wait_for_devices();
 }

@@ -13,6 +13,7 @@
 #include "arm.h"
 #include "trapframe.h"
 #include "machine.h"
+#include "kernel/vtime.h"
 
 #define UDF_MASK 0xfff000f0u
 #define UDF_A32 0xe7f000f0u
@@ -56,8 +57,13 @@ static void irq(struct trapframe *tf)
 		return;
 	uint64_t began = proc_interrupt_begin();
 	if (id == IRQ_VTIMER) {
+		/* Virtual time: ended before the deadline's work, which may wait
+		 * for a card's interrupt (of the same priority) at a horizon. */
+		if (vtime_on)
+			gic_eoi(id);
 		int tick = timer_rearm();
-		gic_eoi(id);  /* before kernel_tick, which may switch away for long */
+		if (!vtime_on)
+			gic_eoi(id);  /* before kernel_tick, which may switch away for long */
 		if (tick)
 			kernel_timer_tick();
 		proc_interrupt_end(began);

@@ -40,7 +40,9 @@ record() {
 	check "$name: the nodes synchronised" grep -q "^vlink: $((n - 1)) peers up" "$d/n$n.console"
 	check_that "$name: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
 	"$DPM" cluster down --dir "$d" >/dev/null
-	"$DPM" dump --csv "$d/meter.log" >"$TEST_DIR/$name.csv"
+	# each node's batches reach the filter over its own host link, so how
+	# they interleave in the log is the host's doing: per node, in order
+	"$DPM" dump --csv "$d/meter.log" | sort -t, -s -k1,1n >"$TEST_DIR/$name.csv"
 }
 
 sends() { awk -F, '$2 == "SEND"' "$1" | wc -l; }
@@ -53,7 +55,7 @@ for nodes in "${clusters[@]}"; do
 	check_that "$tag: every ping-pong message traced ($(sends "$q") SENDs)" '[ "$(sends "$q")" -ge $((4 * K)) ]'
 	check_that "$tag: no trace dropped" '! grep -q ",DROPPED," "$q"'
 	check_that "$tag: each node's sequence numbers without a gap" \
-		'awk -F, "NR > 1 && \$5 != seq[\$1]++ { bad = 1 } END { exit bad }" "$q"'
+		'awk -F, "\$1 != \"machine\" && \$5 != seq[\$1]++ { bad = 1 } END { exit bad }" "$q"'
 	check_that "$tag: the busy host's log equals the quiet host's, times and procTimes included" \
 		'cmp -s "$q" "$b"'
 done
