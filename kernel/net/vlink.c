@@ -238,3 +238,26 @@ void vlink_start(void)
 	kprintf("vlink: %u peers up, lookahead %llu ns, stops every %u ns\n", vs.npeers,
 		(unsigned long long)vs.lookahead, QUANTUM_NS);
 }
+
+static int reports_gone(void *unused)
+{
+	(void)unused;
+	for (uint32_t i = 0; i < vs.npeers; i++)
+		if (peer_state(vs.peers[i].node) == PEER_UP && !peer_drained(vs.peers[i].node))
+			return 0;
+	return 1;
+}
+
+void vlink_leave(void)
+{
+	if (!deliver_up)
+		return;
+	struct vsync_report r;
+	vsync_report_make(&vs, vtime_now(), 1, VSYNC_NEVER, &r);
+	r.eot = r.next_event = VSYNC_NEVER;
+	uint8_t buf[VSYNC_REPORT_MAX];
+	uint32_t n = vsync_report_encode(&r, buf);
+	for (uint32_t i = 0; i < vs.npeers; i++)
+		peer_send_vtime(vs.peers[i].node, buf, n);
+	net_wait_until(reports_gone, NULL);
+}

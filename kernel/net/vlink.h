@@ -13,4 +13,8 @@
  * clock standing still) until every peer is up, the cluster's epoch, then
  * put the layer in place. */
 void vlink_start(void);
+/* Before this node powers off: tell every peer it will send nothing more
+ * (a promise of VSYNC_NEVER), so they run on without it, and wait (clock
+ * standing still) until that has left. */
+void vlink_leave(void);
 #endif
