@@ -17,11 +17,16 @@ void arch_console_putc(char c);
 uint64_t arch_clock_ns(void);
 
 /* Virtual time only (kernel/vtime.c): the node clock stands still from
- * pause to resume (its origin moves by the stretch, the tick's deadline
- * with it), and the tick becomes a deadline in node-clock time. */
+ * pause to resume (its origin moves by the stretch), then jumps forward by
+ * `advance_ns` (a modelled stretch), and the deadline is armed again; the
+ * tick becomes one-shot deadlines in node-clock time (vtime_next_deadline,
+ * vtime_deadline).  arch_wait_for_device: halt until a network card's
+ * interrupt (or any other but the deadline's), with the clock standing
+ * still; the cards' handlers may run meanwhile. */
 void arch_clock_pause(void);
-void arch_clock_resume(void);
+void arch_clock_resume(uint64_t advance_ns);
 void arch_tick_virtual(void);
+void arch_wait_for_device(void);
 
 /* Stop the machine; under QEMU the host sees `code`. */
 void arch_poweroff(int code) __attribute__((noreturn));

@@ -11,6 +11,7 @@
 #include "vtime.h"
 #include "kernel/net/hostlink.h"
 #include "kernel/net/net.h"
+#include "kernel/net/vlink.h"
 
 #define BRK_LIMIT (64u << 20) /* heap may grow to 64 MiB */
 
@@ -246,8 +247,10 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 			return E_RIGHTS;
 		if (need(len, 8))
 			return E_BADREQ;
-		if (vtime_on) /* virtual time: the host's bytes out first */
+		if (vtime_on) { /* virtual time: the peers let go, the host's bytes out */
+			vlink_leave();
 			net_wait_until(hostlink_all_drained, NULL);
+		}
 		arch_poweroff((int)word(req, 1));
 	}
 	if (kind >= KR_DEVICE_FIRST && kind <= KR_DEVICE_LAST)

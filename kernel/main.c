@@ -20,6 +20,7 @@
 #include "remote.h"
 #include "vtime.h"
 #include "vtime_config.h"
+#include "kernel/net/vlink.h"
 
 static char init_args[INIT_ARGS_MAX];
 static uint32_t init_args_len;
@@ -104,6 +105,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down });
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
 	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
+	vlink_start(); /* virtual time across nodes: docs/virtual-time.md */
 
 	struct proc *pm = start("pm", "pm", 3);
 	struct proc *ns = start("ns", "ns", 3);

@@ -13,6 +13,7 @@
  * included), never idle time or other processes.
  */
 #include "kernel.h"
+#include "vtime.h"
 
 
 struct proc proctab[NPROC];
@@ -48,15 +49,17 @@ uint64_t proc_cpu_ns(const struct proc *p)
 	return p->cpu_ns;
 }
 
+/* vtime_now: the clock standing still while excluding (an interrupt taken
+ * at a horizon, kernel/vtime.c) is not the process's time either. */
 uint64_t proc_interrupt_begin(void)
 {
-	return arch_clock_ns();
+	return vtime_now();
 }
 
 void proc_interrupt_end(uint64_t began)
 {
 	if (current)
-		current->run_start += arch_clock_ns() - began; /* not its time */
+		current->run_start += vtime_now() - began; /* not its time */
 }
 
 uint32_t proc_runnable_count(void)
@@ -106,6 +109,8 @@ void scheduler(void)
 	for (;;) {
 		struct proc *p = pick_next();
 		if (!p) {
+			if (vtime_idle())
+				continue; /* virtual time: jumped to a delivery */
 			arch_wait_for_interrupt();
 			continue;
 		}

@@ -40,8 +40,38 @@
 #include "kernel/net/peer.h"
 #include "kernel/net/net.h"
 #include "kernel/net/frame.h"
+#include "vtime.h"
 
 #define CHUNK 4096u
+
+/* Virtual time: a full send buffer is the host's doing (how soon the peer
+ * acknowledged), so a frame that does not fit waits for room with the node
+ * clock standing still (net_wait_until) instead of blocking its sender or
+ * being deferred, which would put it out at a host-chosen node time. */
+struct room {
+	uint32_t node, need;
+};
+
+static int has_room(void *arg)
+{
+	const struct room *r = arg;
+	return peer_state(r->node) == PEER_DOWN || peer_send_space(r->node) >= r->need;
+}
+
+static int32_t send_frame(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t len)
+{
+	if (!vtime_on)
+		return peer_send(node, hdr, hdr_len, data, len);
+	vtime_exclude_begin(); /* whether it fits is the host's doing */
+	int32_t r = peer_send(node, hdr, hdr_len, data, len);
+	if (r == E_NOMEM) {
+		struct room room = { node, FRAME_HDR_BYTES + FRAME_STAMP_MAX + hdr_len + len };
+		if (net_wait_until(has_room, &room))
+			r = peer_send(node, hdr, hdr_len, data, len);
+	}
+	vtime_exclude_end();
+	return r;
+}
 
 static uint32_t next_req = 1;
 static struct remote_upcalls up;
@@ -117,7 +147,7 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 	p->remote_done = 0;
 	int32_t r;
 	for (;;) {
-		r = ndeferred[node & 255] ? E_NOMEM : peer_send(node, f, sizeof *f, data, len);
+		r = ndeferred[node & 255] ? E_NOMEM : send_frame(node, f, sizeof *f, data, len);
 		if (r != E_NOMEM)
 			break;
 		p->remote_need = FRAME_HDR_BYTES + (uint32_t)sizeof *f + len;
@@ -191,7 +221,7 @@ static int32_t send_post(const struct kmsg *m)
 	struct rm_frame f;
 	frame_of_msg(&f, m);
 	f.flags |= RM_F_FORCE * !m->is_meter;
-	return peer_send(TASK_NODE(m->to), &f, sizeof f, m->data, m->len);
+	return send_frame(TASK_NODE(m->to), &f, sizeof f, m->data, m->len);
 }
 
 /* Posts are never refused for a full send buffer: they wait their turn.
@@ -233,7 +263,7 @@ static int32_t send_reply_moved(const struct rm_link *reply, uint32_t holder)
 {
 	struct rm_frame f = { .kind = RM_REPLYMOVED, .from = holder, .to = reply->task, .link = *reply };
 	if (TASK_NODE(reply->task) != node_id)
-		return peer_send(TASK_NODE(reply->task), &f, sizeof f, NULL, 0);
+		return send_frame(TASK_NODE(reply->task), &f, sizeof f, NULL, 0);
 	follow_reply(&f);
 	return 0;
 }
@@ -286,7 +316,7 @@ int32_t remote_write(struct proc *caller, const struct link *area, uint32_t off,
 static int32_t send_answer(uint32_t node, uint32_t req, int32_t status, const void *data, uint32_t len)
 {
 	struct rm_frame a = { .kind = RM_ACK, .req = req, .status = status, .len = len };
-	return peer_send(node, &a, sizeof a, data, len);
+	return send_frame(node, &a, sizeof a, data, len);
 }
 
 /* Answer request req of `node`; one that does not fit now is deferred

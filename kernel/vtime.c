@@ -3,17 +3,27 @@
  * the instruction counter under QEMU's -icount shift=S,sleep=off less the
  * stretches spent in host-dependent work: the port moves the clock's
  * origin by each stretch (arch_clock_pause/resume), so reading the clock
- * costs nothing more than in the other modes, and the tick becomes a
- * deadline in node-clock time (arch_tick_virtual), so preemption, alarms
- * and the meter's flushes happen at node-clock times the host cannot move.
- * Device interrupt lines stay masked (the tick polls the cards), since a
- * trap's entry and exit would count at moments the host chooses.
+ * costs nothing more than in the other modes.  The port arms one deadline
+ * at a time in node-clock time (vtime_next_deadline: the next tick, the
+ * next event of a registered source, the synchronisation's next stop), so
+ * preemption, alarms, the meter's flushes and the taking of frames from
+ * other nodes happen at node-clock times the host cannot move.  Device
+ * interrupt lines stay masked (the stops poll the cards), since a trap's
+ * entry and exit would count at moments the host chooses.
  */
 #include "kernel.h"
 #include "vtime.h"
 
+#define TICK_NS 10000000ull /* 100 Hz, as both ports' tick */
+
 int vtime_on;
 static int excluding;
+static uint64_t paused_at;   /* the node clock when exclusion began */
+static uint64_t frozen_at;   /* ... and while excluding (a jump moves it) */
+static uint64_t next_tick;
+static uint64_t (*sources[VTIME_MAX_SOURCES])(uint64_t);
+static uint32_t nsources;
+static const struct vtime_sync *sync;
 
 int vtime_cmdline_option(const char *w, uint32_t n)
 {
@@ -27,6 +37,7 @@ void vtime_start(void)
 {
 	if (!vtime_on)
 		return;
+	next_tick = arch_clock_ns() + TICK_NS;
 	arch_tick_virtual();
 	kprintf("vtime: node clock in virtual time (instructions, host work excluded)\n");
 }
@@ -35,6 +46,7 @@ void vtime_exclude_begin(void)
 {
 	if (!vtime_on || excluding++)
 		return;
+	paused_at = frozen_at = arch_clock_ns();
 	arch_clock_pause();
 }
 
@@ -42,5 +54,82 @@ void vtime_exclude_end(void)
 {
 	if (!vtime_on || --excluding)
 		return;
-	arch_clock_resume();
+	arch_clock_resume(frozen_at - paused_at);
+}
+
+void vtime_advance_to(uint64_t t)
+{
+	if (excluding && t > frozen_at)
+		frozen_at = t;
+}
+
+uint64_t vtime_now(void)
+{
+	return excluding ? frozen_at : arch_clock_ns();
+}
+
+int vtime_add_source(uint64_t (*next)(uint64_t now))
+{
+	if (nsources == VTIME_MAX_SOURCES)
+		return -1;
+	sources[nsources++] = next;
+	return 0;
+}
+
+void vtime_set_sync(const struct vtime_sync *s)
+{
+	sync = s;
+}
+
+/* The next local event: the tick or a source's. */
+static uint64_t local_next(uint64_t now)
+{
+	uint64_t d = next_tick;
+	for (uint32_t i = 0; i < nsources; i++) {
+		uint64_t t = sources[i](now);
+		if (t < d)
+			d = t;
+	}
+	return d;
+}
+
+uint64_t vtime_next_deadline(void)
+{
+	uint64_t now = vtime_now();
+	uint64_t d = local_next(now);
+	if (sync && sync->quantum) {
+		uint64_t stop = (now / sync->quantum + 1) * sync->quantum;
+		if (stop < d)
+			d = stop;
+	}
+	return d;
+}
+
+int vtime_deadline(void)
+{
+	uint64_t now = arch_clock_ns();
+	int tick = now >= next_tick;
+	while (next_tick <= now)
+		next_tick += TICK_NS;
+	if (sync) {
+		vtime_exclude_begin();
+		sync->wait(now);
+		vtime_exclude_end();
+		sync->deliver(now);
+	}
+	return tick;
+}
+
+int vtime_idle(void)
+{
+	if (!vtime_on || !sync)
+		return 0;
+	uint64_t now = arch_clock_ns();
+	uint64_t next = local_next(now);
+	if (next <= now)
+		return 0; /* due now: its interrupt comes at once */
+	vtime_exclude_begin();
+	uint64_t t = sync->idle(now, next);
+	vtime_exclude_end();
+	return sync->deliver(t) > 0 || t < next;
 }

@@ -1,13 +1,19 @@
 /*
  * kernel/vtime.h - virtual time on this node (docs/virtual-time.md §2.2):
  * whether the node runs in it (`vclock=1` on the kernel command line, put
- * there by a cluster file's `clock=virtual`), and the exclusion of work
- * whose amount depends on the host (the network stack's) from the node
- * clock.  Outside virtual time none of this runs.
+ * there by a cluster file's `clock=virtual`), the exclusion of work whose
+ * amount depends on the host (the network stack's) from the node clock,
+ * the one-shot deadline the port arms (the next tick, the next event of a
+ * registered source, the synchronisation's next stop), and the hooks by
+ * which the cluster's synchronisation (kernel/net/vlink.c, above) stalls
+ * the node at its horizon and delivers frames at their times.  Outside
+ * virtual time none of this runs.
  */
 #ifndef DPM_VTIME_H
 #define DPM_VTIME_H
 #include <stdint.h>
+
+#define VTIME_NEVER UINT64_MAX
 
 extern int vtime_on;
 
@@ -16,7 +22,46 @@ int vtime_cmdline_option(const char *w, uint32_t n);
 /* After the command line: switch the tick to node-clock deadlines. */
 void vtime_start(void);
 /* Around host-dependent work: the node clock stands still in between.
- * Not nested (net_run brackets its outermost entry only). */
+ * Nested calls count; only the outermost pair moves the clock. */
 void vtime_exclude_begin(void);
 void vtime_exclude_end(void);
+/* While excluding: the clock, still standing, moves on to `t` (if later):
+ * a modelled stretch (an idle node jumping to its next event); it reads t
+ * from then on. */
+void vtime_advance_to(uint64_t t);
+/* The node clock: where it stands still while excluding. */
+uint64_t vtime_now(void);
+
+/* A source of local events (the disk's completions, ...): next(now) is its
+ * earliest event after `now`, or VTIME_NEVER.  Up to VTIME_MAX_SOURCES. */
+#define VTIME_MAX_SOURCES 4
+int vtime_add_source(uint64_t (*next)(uint64_t now));
+
+/* What the cluster's synchronisation gives (kernel/net/vlink.c):
+ *  quantum  its stops' spacing in node time (a busy node stops at every
+ *           multiple of it and at its ticks; frames are taken there);
+ *  wait     at a stop, clock standing still at `now`: wait until nothing
+ *           can still arrive for a time <= now;
+ *  idle     clock standing still, nothing runnable at `now`, the next
+ *           local event at `next`: wait until the node may jump, jump
+ *           (vtime_advance_to) and return the time jumped to (<= next);
+ *  deliver  clock running again: take the frames due at `now` (the
+ *           receiving kernel's work is the node's); how many. */
+struct vtime_sync {
+	uint64_t quantum;
+	void (*wait)(uint64_t now);
+	uint64_t (*idle)(uint64_t now, uint64_t next);
+	int (*deliver)(uint64_t now);
+};
+void vtime_set_sync(const struct vtime_sync *s);
+
+/* For the port: the next deadline to arm (node clock). */
+uint64_t vtime_next_deadline(void);
+/* For the port, at its deadline interrupt: the stop's work; 1 when a tick
+ * (kernel_timer_tick, preemption) is due as well. */
+int vtime_deadline(void);
+/* For the scheduler with nothing runnable: 1 when the node jumped in time
+ * and took frames (look again for something to run), 0 to wait for an
+ * interrupt. */
+int vtime_idle(void);
 #endif

@@ -105,3 +105,21 @@ void arm_irq_dispatch(int irq)
 	for (int i = 0; i < IRQ_HANDLERS_PER_LINE && handlers[irq][i].fn; i++)
 		handlers[irq][i].fn(handlers[irq][i].arg);
 }
+
+/* Virtual time, stalled (arch_wait_for_device): the registered lines are
+ * enabled, wfi wakes on one (interrupts stay masked, so nothing nests), and
+ * what is pending is handled here before the lines are closed again. */
+void gic_wait_for_devices(void)
+{
+	for (uint32_t irq = FIRST_SPI; irq < gic_lines; irq++)
+		if (handlers[irq][0].fn)
+			gic_enable((int)irq);
+	wfi();
+	for (int id; (id = gic_ack()) >= 0;) {
+		arm_irq_dispatch(id);
+		gic_eoi(id);
+	}
+	for (uint32_t irq = FIRST_SPI; irq < gic_lines; irq++)
+		if (handlers[irq][0].fn)
+			mmio_write32(GICD_BASE + GICD_ICENABLER + 4 * (irq / 32), 1u << (irq % 32));
+}

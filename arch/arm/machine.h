@@ -24,10 +24,11 @@ void gic_init(void);
 int gic_ack(void);                  /* the interrupt being taken, or -1 */
 void gic_eoi(int irq);
 void gic_enable(int irq);
+void gic_wait_for_devices(void);     /* virtual time: stalled, until a card interrupts */
 void gic_clear_pending(int irq);      /* virtual time: a tick latched while the clock stood still */
 void arm_irq_dispatch(int irq);     /* every IRQ but the timer */
 void timer_init(void);
-void timer_rearm(void);
+int timer_rearm(void);                 /* the timer interrupt: 1 when a tick is due */
 uint32_t timer_mhz(void);
 /* The device tree QEMU leaves at the start of RAM: the command line and
  * the end of RAM (0 when absent). */

@@ -8,6 +8,7 @@
 #include "kernel/kernel.h"
 #include "arm.h"
 #include "machine.h"
+#include "kernel/vtime.h"
 
 #define CNTV_CTL_ENABLE 1u
 #define CLOCK_SHIFT 24
@@ -35,7 +36,7 @@ void timer_init(void)
 
 /* The next deadline; ticks lost while interrupts were masked are skipped,
  * not delivered in a burst. */
-void timer_rearm(void)
+static void timer_rearm_period(void)
 {
 	uint64_t now = read_cntvct();
 	do
@@ -57,17 +58,52 @@ uint64_t arch_clock_ns(void)
 	return (hi << (32 - CLOCK_SHIFT)) + (lo >> CLOCK_SHIFT);
 }
 
-/* Virtual time (kernel/vtime.c): the deadlines are already absolute
- * counter values a period apart from the origin, so moving the origin by
- * an excluded stretch moves the pending deadline with it.  The GIC keeps a
- * tick that fell due while the clock stood still pending after the
- * timer's level drops, so it is cleared before the clock goes on (whether
- * it fell due then is the host's doing); a deadline passed before the
- * pause raises the level again at once. */
+/* Virtual time (kernel/vtime.c): the deadline is vtime_next_deadline()
+ * as an absolute counter value, so it lands on the same instruction
+ * whatever the host did meanwhile.  The GIC keeps a deadline that fell due
+ * while the clock stood still pending after the timer's level drops, so it
+ * is cleared before the clock goes on (whether it fell due then is the
+ * host's doing); a deadline passed before the pause raises the level again
+ * at once.  While the node waits at a horizon the timer is disabled. */
+static int tick_virtual;
 static uint64_t pause_count;
+
+static uint64_t ns_to_count(uint64_t ns)
+{
+	return ns / 1000000000ull * counter_hz + ns % 1000000000ull * counter_hz / 1000000000ull;
+}
+
+static void arm_deadline(void)
+{
+	write_cntv_cval(counter_boot + ns_to_count(vtime_next_deadline()));
+	write_cntv_ctl(CNTV_CTL_ENABLE);
+	isb();
+}
+
+/* No deadline at all: disabled, not one far away, which under sleep=off
+ * QEMU would jump its clock to as soon as the node halts. */
+static void disarm(void)
+{
+	write_cntv_ctl(0);
+	isb();
+	gic_clear_pending(IRQ_VTIMER);
+}
 
 void arch_tick_virtual(void)
 {
+	tick_virtual = 1;
+	arm_deadline();
+}
+
+int timer_rearm(void)
+{
+	if (!tick_virtual) {
+		timer_rearm_period();
+		return 1;
+	}
+	int tick = vtime_deadline();
+	arm_deadline();
+	return tick;
 }
 
 void arch_clock_pause(void)
@@ -75,14 +111,18 @@ void arch_clock_pause(void)
 	pause_count = read_cntvct();
 }
 
-void arch_clock_resume(void)
+void arch_clock_resume(uint64_t advance_ns)
 {
-	write_cntv_cval(UINT64_MAX);
-	isb();
-	gic_clear_pending(IRQ_VTIMER);
+	disarm();
 	uint64_t stretch = read_cntvct() - pause_count;
-	counter_boot += stretch;
-	next_deadline += stretch;
-	write_cntv_cval(next_deadline);
-	isb();
+	counter_boot += stretch - ns_to_count(advance_ns);
+	arm_deadline();
+}
+
+/* Stalled at a horizon: no deadline (resume arms it again), the cards'
+ * lines open while waiting. */
+void arch_wait_for_device(void)
+{
+	disarm();
+	gic_wait_for_devices();
 }

@@ -52,3 +52,12 @@ void x86_irq_dispatch(uint32_t irq)
 	for (int i = 0; i < IRQ_HANDLERS_PER_LINE && handlers[irq][i].fn; i++)
 		handlers[irq][i].fn(handlers[irq][i].arg);
 }
+
+uint32_t x86_irq_lines(void)
+{
+	uint32_t lines = 0;
+	for (uint32_t irq = 0; irq < IRQ_LINES; irq++)
+		if (handlers[irq][0].fn)
+			lines |= 1u << irq;
+	return lines;
+}

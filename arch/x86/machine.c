@@ -7,6 +7,7 @@
 #include "kernel/kernel.h"
 #include "x86.h"
 #include "machine.h"
+#include "kernel/vtime.h"
 
 #define COM1 0x3f8
 #define PIT_HZ 100
@@ -177,15 +178,15 @@ uint64_t arch_clock_ns(void)
 }
 
 /* ---- virtual time (kernel/vtime.c) ---------------------------------------
- * The tick is the PIT in mode 0 (one interrupt at terminal count), armed
- * for the next multiple of the tick period in node-clock time: the count
- * depends only on the node clock, so the tick lands on the same
- * instruction whatever the host did meanwhile.  While the clock stands
- * still (pause to resume) the host's time still runs the PIT, so a tick
- * latched then is dropped before the clock goes on, and the deadline armed
- * again; one that fell due before the pause is armed to come at once. */
+ * The deadline is the PIT in mode 0 (one interrupt at terminal count),
+ * armed for vtime_next_deadline() in node-clock time: the count depends
+ * only on the node clock, so the interrupt lands on the same instruction
+ * whatever the host did meanwhile.  While the clock stands still (pause to
+ * resume) the host's time still runs the PIT, so an interrupt latched then
+ * is dropped before the clock goes on, and the deadline armed again; one
+ * that fell due before the pause is armed to come at once. */
 static int tick_virtual;
-static uint64_t next_tick_ns, pause_tsc;
+static uint64_t pause_tsc;
 
 static void pit_arm(uint64_t deadline_ns)
 {
@@ -214,20 +215,18 @@ static void pic_drop_tick(void)
 void arch_tick_virtual(void)
 {
 	tick_virtual = 1;
-	next_tick_ns = arch_clock_ns() + 1000000000ull / PIT_HZ;
-	pit_arm(next_tick_ns);
+	pit_arm(vtime_next_deadline());
 }
 
-/* A tick came: the next deadline, before the tick's work (which may pause
- * and resume the clock) runs. */
-void x86_tick_rearm(void)
+/* The deadline interrupt: its work (vtime_deadline, which may stand the
+ * clock still), then the next deadline.  1: a tick is due as well. */
+int x86_tick_rearm(void)
 {
 	if (!tick_virtual)
-		return;
-	uint64_t now = arch_clock_ns();
-	while (next_tick_ns <= now)
-		next_tick_ns += 1000000000ull / PIT_HZ;
-	pit_arm(next_tick_ns);
+		return 1;
+	int tick = vtime_deadline();
+	pit_arm(vtime_next_deadline());
+	return tick;
 }
 
 void arch_clock_pause(void)
@@ -235,7 +234,7 @@ void arch_clock_pause(void)
 	pause_tsc = rdtsc();
 }
 
-void arch_clock_resume(void)
+void arch_clock_resume(uint64_t advance_ns)
 {
 	if (tick_virtual) {
 		/* still standing: whether a tick latched is the host's doing, so
@@ -246,9 +245,28 @@ void arch_clock_resume(void)
 		outb(0x40, 0xff);
 		pic_drop_tick();
 	}
-	tsc_boot += rdtsc() - pause_tsc;
+	uint64_t advance = (advance_ns * tsc_khz + 999999) / 1000000;
+	tsc_boot += rdtsc() - pause_tsc - advance;
 	if (tick_virtual)
-		pit_arm(next_tick_ns);
+		pit_arm(vtime_next_deadline());
+}
+
+/* Stalled at a horizon: no deadline can come (IRQ 0 masked; the PIT may
+ * still latch one, which arch_clock_resume drops), the cards' lines open
+ * until an interrupt is taken. */
+void arch_wait_for_device(void)
+{
+	uint8_t m1 = inb(0x21), m2 = inb(0xa1);
+	uint32_t open = x86_irq_lines();
+	if (open >> 8)
+		open |= 1u << 2; /* the cascade */
+	outb(0x21, (uint8_t)(~open | 1u));
+	outb(0xa1, (uint8_t)(~open >> 8));
+	sti();
+	hlt();
+	cli();
+	outb(0x21, m1);
+	outb(0xa1, m2);
 }
 
 uint32_t clock_mhz(void)

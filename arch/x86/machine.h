@@ -7,10 +7,11 @@ void serial_init(void);
 void pic_init(void);
 void pic_eoi(uint32_t irq);
 void pit_init(void);
-void x86_tick_rearm(void);           /* virtual time: the next tick's deadline */
+int x86_tick_rearm(void);            /* the timer interrupt: 1 when a tick is due */
 void clock_calibrate(void);
 uint32_t clock_mhz(void);
 void x86_irq_dispatch(uint32_t irq); /* irq.c: every IRQ but the timer */
+uint32_t x86_irq_lines(void);       /* irq.c: bit n set, a handler on line n */
 
 void cpu_tables_init(void);          /* GDT, TSS, IDT */
 void tss_set_kernel_stack(uint32_t esp0);

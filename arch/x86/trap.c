@@ -32,13 +32,15 @@ void x86_trap(struct trapframe *tf)
 		uint32_t irq = tf->trapno - T_IRQ0;
 		uint64_t began = proc_interrupt_begin();
 		pic_eoi(irq);
+		int tick = 0;
 		if (irq == 0) {
-			x86_tick_rearm();
-			kernel_timer_tick();
+			tick = x86_tick_rearm();
+			if (tick)
+				kernel_timer_tick();
 		} else
 			x86_irq_dispatch(irq);
 		proc_interrupt_end(began);
-		if (irq == 0 && from_user)
+		if (tick && from_user)
 			kernel_tick();
 		return;
 	}

@@ -21,6 +21,7 @@ static int header_valid(uint32_t type, uint32_t len)
 	case FRAME_HELLO: return len == 8;
 	case FRAME_HEARTBEAT: return len == 0;
 	case FRAME_DATA: return len <= FRAME_PAYLOAD_MAX;
+	case FRAME_VTIME: return len <= FRAME_VTIME_MAX;
 	default: return 0;
 	}
 }

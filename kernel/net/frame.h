@@ -9,12 +9,15 @@
 #include <stdint.h>
 
 #define FRAME_HDR_BYTES 4
-#define FRAME_PAYLOAD_MAX (8192 + 256)  /* a peer frame: 8 KiB data + header */
+#define FRAME_PAYLOAD_MAX (8192 + 256 + FRAME_STAMP_MAX) /* 8 KiB data + header + stamp */
+#define FRAME_STAMP_MAX 32             /* virtual time's prefix of a data frame */
+#define FRAME_VTIME_MAX 256            /* a time report                         */
 
 enum frame_type {
 	FRAME_HELLO = 1,      /* u32 magic, u32 node id; first frame each way */
 	FRAME_HEARTBEAT = 2,  /* empty; every second each way                 */
 	FRAME_DATA = 3,       /* one peer_send: its hdr then its data         */
+	FRAME_VTIME = 4,      /* virtual time: a node's report (vsync.h)      */
 };
 
 #define FRAME_HELLO_MAGIC 0x44504d31u  /* "DPM1" */

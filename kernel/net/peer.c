@@ -16,6 +16,7 @@
 #include "frame.h"
 #include "stream.h"
 #include "lwip/tcp.h"
+#include "kernel/vtime.h"
 
 #define RETRY_MS 250
 #define ATTEMPT_MS 1000
@@ -67,6 +68,26 @@ void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void
 {
 	deliver_fn = deliver ? deliver : print_frame;
 	down_fn = down ? down : print_down;
+}
+
+void (*peer_interpose(void (*deliver)(uint32_t, const uint8_t *, uint32_t)))(uint32_t, const uint8_t *, uint32_t)
+{
+	void (*was)(uint32_t, const uint8_t *, uint32_t) = deliver_fn;
+	deliver_fn = deliver;
+	return was;
+}
+
+static uint32_t stamp_bytes;
+static void (*stamp_fn)(uint32_t, uint32_t, uint8_t *);
+static void (*report_fn)(uint32_t, const uint8_t *, uint32_t);
+
+void peer_set_vtime(uint32_t stamp_len, void (*stamp)(uint32_t, uint32_t, uint8_t *),
+		    void (*report)(uint32_t, const uint8_t *, uint32_t))
+{
+	stamp_bytes = stamp && stamp_len <= FRAME_STAMP_MAX ? stamp_len : 0;
+	stamp = stamp_bytes ? stamp : NULL;
+	stamp_fn = stamp;
+	report_fn = report;
 }
 
 static void declare_down(struct peer *p, const char *why)
@@ -125,6 +146,8 @@ static int on_frame(void *ctx, uint32_t type, const uint8_t *payload, uint32_t l
 		attempt_failed(p);
 	} else if (type == FRAME_DATA) {
 		deliver_fn(p->node, payload, len);
+	} else if (type == FRAME_VTIME && report_fn) {
+		report_fn(p->node, payload, len);
 	}
 	return p->stream.pcb == NULL;   /* stop if the connection was dropped */
 }
@@ -273,7 +296,22 @@ static void flush_on_net_stack(void *arg)
 	stream_flush(&((struct peer *)arg)->stream);
 }
 
+static int queue_data(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t data_len);
+
+/* In virtual time the whole of it is left out of the node clock: how the
+ * ring wraps depends on the heartbeats and time reports queued before,
+ * whose number is the host's doing. */
 int peer_send(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t data_len)
+{
+	if (!stamp_fn)
+		return queue_data(node, hdr, hdr_len, data, data_len);
+	vtime_exclude_begin();
+	int r = queue_data(node, hdr, hdr_len, data, data_len);
+	vtime_exclude_end();
+	return r;
+}
+
+static int queue_data(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t data_len)
 {
 	struct peer *p = find(node);
 	if (!p || p->state == PEER_DOWN)
@@ -281,11 +319,13 @@ int peer_send(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data
 	if (hdr_len > PEER_FRAME_MAX || data_len > PEER_FRAME_MAX - hdr_len)
 		return E_TOOBIG;
 	uint32_t len = hdr_len + data_len;
-	if (ring_space(&p->stream.tx) < FRAME_HDR_BYTES + len)
+	if (ring_space(&p->stream.tx) < FRAME_HDR_BYTES + stamp_bytes + len)
 		return E_NOMEM;
-	uint8_t h[FRAME_HDR_BYTES];
-	frame_header_encode(h, FRAME_DATA, len);
-	ring_put(&p->stream.tx, h, sizeof h);
+	uint8_t h[FRAME_HDR_BYTES + FRAME_STAMP_MAX];
+	frame_header_encode(h, FRAME_DATA, stamp_bytes + len);
+	if (stamp_fn) /* virtual time: its delivery time, the sender's promise */
+		stamp_fn(node, len, h + FRAME_HDR_BYTES);
+	ring_put(&p->stream.tx, h, FRAME_HDR_BYTES + stamp_bytes);
 	ring_put(&p->stream.tx, hdr, hdr_len);
 	ring_put(&p->stream.tx, data, data_len);
 	if (p->state == PEER_UP)
@@ -309,4 +349,20 @@ uint32_t peer_send_space(uint32_t node)
 {
 	struct peer *p = find(node);
 	return p && p->state != PEER_DOWN ? ring_space(&p->stream.tx) : 0;
+}
+
+int peer_send_vtime(uint32_t node, const uint8_t *payload, uint32_t len)
+{
+	struct peer *p = find(node);
+	if (!p || p->state == PEER_DOWN)
+		return E_NODEDOWN;
+	if (ring_space(&p->stream.tx) < FRAME_HDR_BYTES + len)
+		return E_NOMEM;
+	uint8_t h[FRAME_HDR_BYTES];
+	frame_header_encode(h, FRAME_VTIME, len);
+	ring_put(&p->stream.tx, h, sizeof h);
+	ring_put(&p->stream.tx, payload, len);
+	if (p->state == PEER_UP)
+		net_run(flush_on_net_stack, p);
+	return 0;
 }

@@ -55,4 +55,16 @@ uint32_t peer_send_space(uint32_t node);
  * the self-test replaces them.  NULL (and before any are given): the frame
  * or the node's end is only printed. */
 void peer_set_upcalls(void (*deliver)(uint32_t, const uint8_t *, uint32_t), void (*down)(uint32_t));
+/* A layer sitting in between (kernel/net/vlink.c): the deliver upcall
+ * becomes `deliver`; the one it replaces is returned, to pass frames on. */
+void (*peer_interpose(void (*deliver)(uint32_t, const uint8_t *, uint32_t)))(uint32_t, const uint8_t *, uint32_t);
+
+/* Virtual time (kernel/net/vlink.c): stamp(node, len, out) writes
+ * `stamp_len` bytes that go before every data frame to `node` (len: the
+ * frame's bytes without them), made when the frame is queued, so the
+ * deliver upcall then sees them first; report(node, p, len) gets a
+ * FRAME_VTIME.  peer_send_vtime queues one (0, E_NODEDOWN, E_NOMEM). */
+void peer_set_vtime(uint32_t stamp_len, void (*stamp)(uint32_t, uint32_t, uint8_t *),
+		    void (*report)(uint32_t, const uint8_t *, uint32_t));
+int peer_send_vtime(uint32_t node, const uint8_t *p, uint32_t len);
 #endif

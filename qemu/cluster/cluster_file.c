@@ -331,10 +331,10 @@ static int parse_node(struct cursor *c, struct cluster_spec *spec, const char *a
 				  .line = c->line };
 	if (read_name(c, spec, "node", n.name) || read_attributes(c, spec, &n, set_node_attribute))
 		return -1;
-	/* So far one node: the nodes' synchronisation is the next step
-	 * (docs/virtual-time.md, Plan). */
-	if (spec->nnodes > 0 && (n.vclock || spec->nodes[0].vclock))
-		return fail_at(c, at, "clock=virtual runs a one-node cluster only, so far");
+	/* The nodes of a cluster in virtual time synchronise with each other
+	 * (docs/virtual-time.md): all of them or none. */
+	if (spec->nnodes > 0 && n.vclock != spec->nodes[0].vclock)
+		return fail_at(c, at, "clock=virtual on every node or on none");
 	spec->nodes[spec->nnodes++] = n;
 	return 0;
 }

@@ -121,9 +121,13 @@ static void test_attribute_errors(void **state)
 				       "memory, init, kernel, boot, disk, clock or shift");
 	assert_error("node a clock=fast\n", "c.cluster:1:8: clock must be plain, icount or virtual, not 'fast'");
 	assert_error("node a clock=virtual\nnode b\n",
-		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
+		     "c.cluster:2:1: clock=virtual on every node or on none");
 	assert_error("node a\nnode b clock=virtual\n",
-		     "c.cluster:2:1: clock=virtual runs a one-node cluster only, so far");
+		     "c.cluster:2:1: clock=virtual on every node or on none");
+	/* virtual time across nodes (kernel/net/vlink.c): every node in it */
+	assert_int_equal(parse("node a clock=virtual\nnode b arch=arm clock=virtual\n"), 0);
+	assert_int_equal(spec.nnodes, 2);
+	assert_true(spec.nodes[0].vclock && spec.nodes[1].vclock);
 	assert_error("node a kernel=\"vclock=1\"\n",
 		     "c.cluster:1:8: kernel word 'vclock=1' is set by dpm cluster itself");
 	assert_error("node a boot=maybe\n", "c.cluster:1:8: boot must be yes or no, not 'maybe'");
