@@ -170,6 +170,13 @@ void clock_calibrate(void)
 	tsc_boot = rdtsc();
 }
 
+void clock_set_ghz(void)
+{
+	tsc_khz = 1000000;
+	clock_mult = (uint32_t)((1000000ull << CLOCK_SHIFT) / tsc_khz);
+	tsc_boot = rdtsc();
+}
+
 uint64_t arch_clock_ns(void)
 {
 	uint64_t t = rdtsc() - tsc_boot;

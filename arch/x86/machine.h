@@ -9,6 +9,7 @@ void pic_eoi(uint32_t irq);
 void pit_init(void);
 int x86_tick_rearm(void);            /* the timer interrupt: 1 when a tick is due */
 void clock_calibrate(void);
+void clock_set_ghz(void); /* the TSC counts nanoseconds: virtual time */
 uint32_t clock_mhz(void);
 void x86_irq_dispatch(uint32_t irq); /* irq.c: every IRQ but the timer */
 uint32_t x86_irq_lines(void);       /* irq.c: bit n set, a handler on line n */
