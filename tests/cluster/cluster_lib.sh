@@ -156,3 +156,21 @@ cleanup_clusters() {
 	done
 }
 trap cleanup_clusters EXIT
+
+# busy_host_start: two CPU-bound loops beside the test (each ends by itself
+# after 300 s), their pids in BUSY_PIDS; busy_host_stop ends them.  For the
+# tests whose results must not depend on the host's load.
+busy_host_start() {
+	local i
+	BUSY_PIDS=()
+	for i in 1 2; do
+		timeout 300 sh -c 'while :; do :; done' &
+		BUSY_PIDS+=($!)
+	done
+}
+busy_host_stop() {
+	local p
+	for p in "${BUSY_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${BUSY_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	BUSY_PIDS=()
+}

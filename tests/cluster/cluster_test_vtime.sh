@@ -12,24 +12,18 @@ K=300
 
 # record NAME BUSY ARCH: boot the node, wait for its job, keep the CSV.
 record() {
-	local name=$1 busy=$2 arch=$3 d pids=() i
+	local name=$1 busy=$2 arch=$3 d i
 	d=$(new_cluster_dir "$name")
 	{
 		echo "service filter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
 		echo "node n1 id=1 arch=$arch clock=virtual init=\"--halt mrun filter all pingpong 0 $K 1 100\""
 	} >"$TEST_DIR/$name.cluster"
-	if [ "$busy" = 1 ]; then
-		for i in 1 2; do
-			timeout 300 sh -c 'while :; do :; done' &
-			pids+=($!)
-		done
-	fi
+	[ "$busy" = 1 ] && busy_host_start
 	expect_status 0 "$name: up, one node in virtual time, and the filter" \
 		"$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
 	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
 	wait_until 120 n1_done
-	for i in "${pids[@]}"; do kill "$i" 2>/dev/null; done
-	for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
+	[ "$busy" = 1 ] && busy_host_stop
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	check "$name: the kernel ran in virtual time" grep -q '^vtime: node clock in virtual time' "$d/n1.console"
 	# dpm cluster gives it the models' words (vlat= vbw= vtx= vrx= vdisk=):

@@ -22,7 +22,7 @@ job() {
 # record NAME BUSY KIND ARCH...: boot one node per ARCH, wait for node 1's
 # job, keep the CSV.
 record() {
-	local name=$1 busy=$2 kind=$3 d pids=() i n
+	local name=$1 busy=$2 kind=$3 d i n
 	shift 3
 	n=$#
 	d=$(new_cluster_dir "$name")
@@ -33,18 +33,12 @@ record() {
 			echo "node n$i id=$i arch=${!i} clock=virtual"
 		done
 	} >"$TEST_DIR/$name.cluster"
-	if [ "$busy" = 1 ]; then
-		for i in 1 2; do
-			timeout 300 sh -c 'while :; do :; done' &
-			pids+=($!)
-		done
-	fi
+	[ "$busy" = 1 ] && busy_host_start
 	expect_status 0 "$name: up, $n nodes in virtual time, and the filter" \
 		"$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
 	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
 	wait_until 300 n1_done # ~10 s on a quiet host; generous for a loaded one
-	for i in "${pids[@]}"; do kill "$i" 2>/dev/null; done
-	for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
+	[ "$busy" = 1 ] && busy_host_stop
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	check "$name: the nodes synchronised" grep -q "^vlink: $((n - 1)) peers up" "$d/n$n.console"
 	check_that "$name: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
