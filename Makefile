@@ -60,6 +60,30 @@ $(BUILD)/tests/unit-asan/$(1): $(call asan_obj,$(2)) | $(DEPS_STAMP)
 	$(HOSTCC) $(ASAN_FLAGS) -o $$@ $$^ $(UNIT_LDLIBS)
 endef
 
+# Where the compilers keep their own headers and libgcc can be asked only
+# once `make deps` has installed them, and the machines' fragments need the
+# answers when they are read.  So they live in a file made after deps; make
+# reads every makefile again once it has made it (so a fresh machine's first
+# `make demo` asks after the install, not before it with no compiler there).
+TOOLCHAIN_MK := $(BUILD)/deps/toolchain.mk
+# (`make clean` and `make deps` alone need no answers.)
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out clean deps,$(MAKECMDGOALS)),)
+NO_TOOLCHAIN_MK := 1
+endif
+endif
+ifndef NO_TOOLCHAIN_MK
+include $(TOOLCHAIN_MK)
+endif
+$(TOOLCHAIN_MK): $(DEPS_STAMP) Makefile
+	@{ echo "X86_GCCINC := $$(gcc -m32 -print-file-name=include)"; \
+	   echo "X86_LIBGCC := $$(gcc -m32 -print-libgcc-file-name)"; \
+	   echo "ARM_GCCINC := $$(arm-none-eabi-gcc -print-file-name=include)"; \
+	   echo "ARM_LIBGCC := $$(arm-none-eabi-gcc $(ARM_UARCH) -print-libgcc-file-name)"; \
+	   echo "ARM_KLIBGCC := $$(arm-none-eabi-gcc $(ARM_KARCH) -print-libgcc-file-name)"; \
+	   echo "ARM_MULTILIB := $$(arm-none-eabi-gcc $(ARM_UARCH) -print-multi-directory)"; } >$@.tmp
+	@mv $@.tmp $@
+
 # Components first (they list sources and programs), then the machines
 # (which build every listed program for themselves).
 include $(sort $(wildcard */build.mk servers/*/build.mk tests/*/build.mk))

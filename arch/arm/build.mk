@@ -12,9 +12,8 @@ ARM_CC := arm-none-eabi-gcc
 ARM_LD := arm-none-eabi-ld
 ARM_KARCH := -mcpu=cortex-a15 -marm -mfloat-abi=soft
 ARM_UARCH := -march=armv7-a -mtune=cortex-a15 -marm -mfloat-abi=soft
-ARM_GCCINC := $(shell $(ARM_CC) -print-file-name=include 2>/dev/null)
-ARM_LIBGCC := $(shell $(ARM_CC) $(ARM_UARCH) -print-libgcc-file-name 2>/dev/null)
-ARM_MULTILIB := $(shell $(ARM_CC) $(ARM_UARCH) -print-multi-directory 2>/dev/null)
+# ARM_GCCINC, ARM_LIBGCC (programs), ARM_KLIBGCC (kernel) and ARM_MULTILIB
+# come from $(TOOLCHAIN_MK) (the top Makefile).
 NEWLIB_ARM := /usr/lib/arm-none-eabi
 NEWLIB_ARM_LIB := $(NEWLIB_ARM)/newlib/$(ARM_MULTILIB)
 ARM_KERNEL := $(ARM)/kernel.elf
@@ -89,7 +88,7 @@ $(ARM)/bootimage.o: $(ARM)/bootimage.S
 
 $(ARM_KERNEL): $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o \
-		$(shell $(ARM_CC) $(ARM_KARCH) -print-libgcc-file-name 2>/dev/null)
+		$(ARM_KLIBGCC)
 
 -include $(shell find $(ARM) -name '*.d' 2>/dev/null)
 

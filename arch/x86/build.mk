@@ -5,8 +5,7 @@
 # pages, where a W^X split inside the kernel would buy nothing.
 
 X86 := $(BUILD)/x86
-X86_GCCINC := $(shell gcc -m32 -print-file-name=include)
-X86_LIBGCC := $(shell gcc -m32 -print-libgcc-file-name)
+# X86_GCCINC and X86_LIBGCC come from $(TOOLCHAIN_MK) (the top Makefile).
 NEWLIB_I386 := $(BUILD)/deps/newlib-i386/i686-elf
 X86_KERNEL := $(X86)/kernel.elf
 
