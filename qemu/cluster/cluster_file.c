@@ -285,12 +285,15 @@ static int set_service_attribute(struct cursor *c, const struct cluster_spec *sp
 			if (spec->services[i].port == s->port)
 				return fail_at(c, at, "port %d is already used by '%s' at line %d", s->port,
 					       spec->services[i].name, spec->services[i].line);
-	} else if (!strcmp(key, "start")) {
+	} else if (!strcmp(key, "start") || !strcmp(key, "cmd")) {
 		if (!value[0])
-			return fail_at(c, at, "start must name a command");
-		strcpy(s->start, value);
+			return fail_at(c, at, "%s must name a command", key);
+		if (s->start[0] || s->cmd[0])
+			return fail_at(c, at, "a service has start= (a listener dpm starts) or cmd= (a "
+					      "command QEMU runs for each connection), not both");
+		strcpy(key[0] == 's' ? s->start : s->cmd, value);
 	} else {
-		return fail_at(c, at, "unknown service attribute '%s'; expected port or start", key);
+		return fail_at(c, at, "unknown service attribute '%s'; expected port, start or cmd", key);
 	}
 	return 0;
 }

@@ -46,6 +46,7 @@ struct cluster_service {
 	char name[CLUSTER_NAME_MAX + 1];
 	int port;                        /* on 127.0.0.1; 0: `up` picks a free one */
 	char start[CLUSTER_COMMAND_MAX]; /* command `up` runs; empty: the user starts it */
+	char cmd[CLUSTER_COMMAND_MAX];   /* command QEMU runs for each connection (no listener) */
 	int line;
 };
 

@@ -136,10 +136,16 @@ static int host_nic(const struct cluster_node *n, const struct node_launch *l,
 	size_t used = 0;
 	if (append(netdev, sizeof netdev, &used, "user,id=host,restrict=on"))
 		return -1;
-	for (int i = 0; i < l->nservices; i++)
-		if (append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-tcp:127.0.0.1:%d",
-			   CLUSTER_HOST_ADDR, l->services[i].port, l->services[i].port))
+	for (int i = 0; i < l->nservices; i++) {
+		const struct cluster_service *sv = &l->services[i];
+		char cmd[2 * CLUSTER_COMMAND_MAX];
+		qemu_escape(sv->cmd, cmd, sizeof cmd);
+		if (sv->cmd[0] ? append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-cmd:%s",
+					CLUSTER_HOST_ADDR, sv->port, cmd)
+			       : append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-tcp:127.0.0.1:%d",
+					CLUSTER_HOST_ADDR, sv->port, sv->port))
 			return -1;
+	}
 	return arg(cmd, "-netdev") || arg(cmd, "%s", netdev) || arg(cmd, "-device") ||
 	       arg(cmd, "%s,netdev=host,mac=52:54:00:00:01:%02x", m->nic, n->id);
 }

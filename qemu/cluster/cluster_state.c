@@ -8,7 +8,8 @@
  *   switch NAME PID START STATE
  *   service NAME PORT PID START STATE
  *   node NAME ID ARCH PID START STATE
- * STATE is not-started, running, external, exit:CODE or signal:NUMBER.
+ * STATE is not-started, running, external, per-connection, exit:CODE or
+ * signal:NUMBER.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -87,6 +88,7 @@ static void format_state_word(const struct member *m, char *out, size_t size)
 	case MEMBER_NOT_STARTED: snprintf(out, size, "not-started"); break;
 	case MEMBER_RUNNING: snprintf(out, size, "running"); break;
 	case MEMBER_EXTERNAL: snprintf(out, size, "external"); break;
+	case MEMBER_PER_CONNECTION: snprintf(out, size, "per-connection"); break;
 	case MEMBER_EXITED:
 		if (m->end.signal)
 			snprintf(out, size, "signal:%d", m->end.signal);
@@ -105,6 +107,8 @@ static int parse_state_word(const char *w, struct member *m)
 		m->state = MEMBER_RUNNING;
 	else if (!strcmp(w, "external"))
 		m->state = MEMBER_EXTERNAL;
+	else if (!strcmp(w, "per-connection"))
+		m->state = MEMBER_PER_CONNECTION;
 	else if (sscanf(w, "exit:%d", &m->end.code) == 1)
 		m->state = MEMBER_EXITED;
 	else if (sscanf(w, "signal:%d", &m->end.signal) == 1)
@@ -290,6 +294,7 @@ const char *member_state_name(const struct member *m)
 	case MEMBER_NOT_STARTED: return "not-started";
 	case MEMBER_RUNNING: return "running";
 	case MEMBER_EXTERNAL: return "external";
+	case MEMBER_PER_CONNECTION: return "per-connection";
 	case MEMBER_EXITED: return "exited";
 	}
 	return "?";

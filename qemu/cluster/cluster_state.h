@@ -38,6 +38,7 @@ enum member_state {
 	MEMBER_RUNNING,
 	MEMBER_EXITED,   /* end tells how */
 	MEMBER_EXTERNAL, /* a service the user started; not ours to stop */
+	MEMBER_PER_CONNECTION, /* a cmd= service: QEMU runs it for each connection */
 };
 
 struct member {

@@ -259,7 +259,9 @@ static void init_state(struct supervisor *s)
 	for (int i = 0; i < s->nservices; i++) {
 		struct member *m = add_member(s, MEMBER_SERVICE, s->services[i].name, "-");
 		m->port = s->services[i].port;
-		if (!s->services[i].start[0])
+		if (s->services[i].cmd[0])
+			m->state = MEMBER_PER_CONNECTION;
+		else if (!s->services[i].start[0])
 			m->state = MEMBER_EXTERNAL;
 	}
 	for (int i = 0; i < s->o->spec.nnodes; i++) {
@@ -422,7 +424,9 @@ static int start_services(struct supervisor *s)
 {
 	for (int i = 0; i < s->nservices; i++) {
 		const struct cluster_service *sv = &s->services[i];
-		int r = sv->start[0] ? start_service(s, sv) : check_external_service(sv);
+		int r = sv->cmd[0]     ? 0 /* QEMU runs it when a node connects */
+			: sv->start[0] ? start_service(s, sv)
+				       : check_external_service(sv);
 		if (r)
 			return r;
 	}
@@ -638,7 +642,11 @@ static void print_ready(const struct supervisor *s)
 	if (local < spec->nnodes)
 		printf("nodes booted elsewhere (boot=no) are peers of these\n");
 	for (int i = 0; i < s->nservices; i++)
-		printf("service %s on 127.0.0.1:%d\n", s->services[i].name, s->services[i].port);
+		if (s->services[i].cmd[0])
+			printf("service %s: '%s', run by QEMU for each connection to port %d\n",
+			       s->services[i].name, s->services[i].cmd, s->services[i].port);
+		else
+			printf("service %s on 127.0.0.1:%d\n", s->services[i].name, s->services[i].port);
 	fflush(stdout);
 }
 

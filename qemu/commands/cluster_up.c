@@ -152,7 +152,7 @@ static int check_services(const struct up_options *o)
 {
 	for (int i = 0; !o->no_services && i < o->spec.nservices; i++) {
 		const struct cluster_service *sv = &o->spec.services[i];
-		if (sv->port == 0 && !sv->start[0]) {
+		if (sv->port == 0 && !sv->start[0] && !sv->cmd[0]) {
 			fprintf(stderr, "dpm cluster: service '%s' (line %d) has port=0 but no start= "
 					"command: nothing would listen on the port dpm picks; give it a "
 					"port or a start= command, or use --no-services\n",

@@ -12,21 +12,20 @@
 #                   declared it down, once while node 1 still has it up);
 #                   node 1 must see it down and up again each time
 #   hostlink        selftest=hostlink: one node's host links through QEMU
-#                   user networking to guestfwd commands (cat: an echo
-#                   service; head -c 100: one that answers and closes)
+#                   user networking to services QEMU runs for each
+#                   connection (cmd=; cat: an echo service; head -c 100:
+#                   one that answers and closes)
 # The clusters are booted and stopped by `dpm cluster up/down` from cluster
 # files this script writes (DPM, else build/bin/dpm beside KERNEL's
 # build/x86): the same nodes, switch and process-group cleanup as every
 # other cluster.  The restart case runs node 2 in clusters of its own
 # (node 1 `boot=no` there, docs/cluster.md "Spanning several hosts"), each
 # joined to node 1's switch by a vde_plug, so that node 2 can be killed and
-# booted again while node 1 runs on.  The hostlink case needs no switch:
-# its one QEMU forwards to commands, which `dpm cluster` does not do: a
-# cluster's services are reached through QEMU chardevs opened when a node
-# starts, and tried here (an echo service and one that closes after 100
-# bytes, both run by `dpm cluster`), the host's close never reached the
-# guest's connection, so "a link closed by the host" cannot be tested that
-# way.
+# booted again while node 1 runs on.  The hostlink case's services are
+# cmd= services (docs/cluster.md): QEMU runs one per connection, so a
+# service that closes its side closes the node's connection (a service
+# that `dpm cluster` starts as a listener is dialled by QEMU once, when the
+# node starts, and its close is not passed on to the guest).
 # Every wait is bounded, and every cluster and plug is stopped on exit.
 # Extra QEMU arguments can be given in PEER_QEMU_ARGS (e.g. "-icount
 # shift=0,sleep=off"; a wrapper first on PATH adds them), extra kernel
@@ -47,7 +46,6 @@ mkdir -p "$out/peer"
 base=$(realpath "$out/peer")
 unset DPM_CLUSTER_DIR
 declare -a dirs=() plugs=()
-hostlink_pid=""
 passed=0 failed=0
 
 if [ -n "${PEER_QEMU_ARGS:-}" ]; then
@@ -74,8 +72,6 @@ stop_all() {
 		[ -e "$d/state" ] && "$dpm" cluster down --dir "$d" >/dev/null 2>&1
 	done
 	dirs=()
-	if [ -n "$hostlink_pid" ]; then kill -KILL "$hostlink_pid" 2>/dev/null; wait "$hostlink_pid" 2>/dev/null; fi
-	hostlink_pid=""
 }
 trap 'stop_all everything' EXIT
 trap 'exit 130' INT TERM
@@ -237,26 +233,22 @@ case_restart() {
 }
 
 case_hostlink() {
-	local name=hostlink bad="" rc i
-	local log="$base/$name/n3.console"
-	rm -rf "$base/$name" && mkdir -p "$base/$name"
-	# shellcheck disable=SC2086
-	qemu-system-i386 -kernel "$kernel" \
-		-append "node=3 host=echo:7001,short:7002 selftest=hostlink ${PEER_KERNEL_ARGS:-}" \
-		-m 64 -display none -nodefaults -no-reboot -serial "file:$log" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-netdev "user,id=host,restrict=on,guestfwd=tcp:10.0.2.100:7001-cmd:cat,guestfwd=tcp:10.0.2.100:7002-cmd:head -c 100" \
-		-device virtio-net-pci,netdev=host,mac=52:54:00:00:01:03 \
-		</dev/null >"$base/$name/qemu.err" 2>&1 &
-	hostlink_pid=$!
-	rc=124
-	for i in $(seq 600); do
-		kill -0 "$hostlink_pid" 2>/dev/null || { wait "$hostlink_pid"; rc=$?; hostlink_pid=""; break; }
-		sleep 0.1
-	done
-	[ "$rc" -eq 65 ] || bad="node 3 exited $rc (log $log)"
+	local name=hostlink bad="" rc
+	local d=$base/$name
+	rm -rf "$d" && mkdir -p "$d"
+	# the services are run by QEMU for each connection (cmd=): an echo, and
+	# one that answers 100 bytes and closes
+	{
+		echo 'service echo port=7001 cmd="cat"'
+		echo 'service short port=7002 cmd="head -c 100"'
+		node_line 3 hostlink
+	} >"$d.cluster"
+	dirs+=("$d")
+	"$dpm" cluster up --dir "$d" -f "$d.cluster" --kernel "$kernel" >"$d.up" 2>&1 ||
+		bad="up failed ($d.up);"
+	[ -z "$bad" ] && { rc=$(wait_node "$name" n3 60); [ "$rc" = 65 ] || bad="node 3 exited $rc (log $d/n3.console)"; }
 	stop_all
-	grep '^hostlink selftest' "$log" | sed 's/^/#   /'
+	grep '^hostlink selftest' "$d/n3.console" | sed 's/^/#   /'
 	result "${#bad}" "$name: echo, backpressure and a closed link to host services" "$bad"
 }
 

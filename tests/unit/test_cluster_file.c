@@ -79,6 +79,17 @@ static void test_attributes_defaults_and_quoting(void **state)
 	assert_string_equal(spec.services[1].start, "");
 }
 
+/* cmd=: a service QEMU runs for each connection a node makes (no listener). */
+static void test_per_connection_service(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a\nservice echo port=7001 cmd=\"head -c 100\"\n"), 0);
+	assert_int_equal(spec.nservices, 1);
+	assert_string_equal(spec.services[0].cmd, "head -c 100");
+	assert_string_equal(spec.services[0].start, "");
+	assert_int_equal(spec.services[0].port, 7001);
+}
+
 static void test_nodes_booted_elsewhere(void **state)
 {
 	(void)state;
@@ -133,7 +144,7 @@ static void test_attribute_errors(void **state)
 	assert_error("node a boot=maybe\n", "c.cluster:1:8: boot must be yes or no, not 'maybe'");
 	assert_error("node a boot=no\n", "c.cluster:2:1: the cluster has no nodes to boot on this host");
 	assert_error("service s host=4\n",
-		     "c.cluster:1:11: unknown service attribute 'host'; expected port or start");
+		     "c.cluster:1:11: unknown service attribute 'host'; expected port, start or cmd");
 	assert_error("node a id\n", "c.cluster:1:10: expected '=' after 'id'");
 	assert_error("node a \"x\"\n", "c.cluster:1:8: expected an attribute (key=value), found '\"'");
 	assert_error("node a init=\"--halt\n", "c.cluster:1:13: unterminated string");
@@ -297,6 +308,13 @@ static void test_value_errors(void **state)
 	assert_error("node a\nservice s port=7000\nservice t port=7000\n",
 		     "c.cluster:3:11: port 7000 is already used by 's' at line 2");
 	assert_error("node a\nservice s start=\"\"\n", "c.cluster:2:11: start must name a command");
+	assert_error("node a\nservice s cmd=\"\"\n", "c.cluster:2:11: cmd must name a command");
+	assert_error("node a\nservice s start=x cmd=\"cat\"\n",
+		     "c.cluster:2:19: a service has start= (a listener dpm starts) or cmd= (a command "
+		     "QEMU runs for each connection), not both");
+	assert_error("node a\nservice s cmd=cat start=x\n",
+		     "c.cluster:2:19: a service has start= (a listener dpm starts) or cmd= (a command "
+		     "QEMU runs for each connection), not both");
 	assert_error("node a\nservice controller12 port=1\n",
 		     "c.cluster:2:9: service name 'controller12' is longer than 11 characters (the "
 		     "kernel's limit)");
@@ -379,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_arch_arm_and_x86_mix),
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_per_connection_service),
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_node_count_cuts_or_extends),
 		cmocka_unit_test(test_extension_refuses_a_name_clash),

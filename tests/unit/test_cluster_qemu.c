@@ -155,6 +155,24 @@ static void test_node_with_services_gets_a_second_nic(void **state)
 	assert_string_equal(cmd.argv[cmd.argc - 1], "virtio-net-pci,netdev=host,mac=52:54:00:00:01:08");
 }
 
+/* A cmd= service is QEMU's to run for each connection: guestfwd's cmd: form,
+ * its commas doubled like any value in QEMU's option syntax. */
+static void test_per_connection_service_is_a_guestfwd_command(void **state)
+{
+	(void)state;
+	load("node n id=3\n");
+	struct cluster_service sv[2] = { { .name = "echo", .port = 7001, .cmd = "cat" },
+					 { .name = "short", .port = 7002, .cmd = "sh -c a,b" } };
+	struct node_launch l = { .dir = "/c", .kernel = "/k", .spec = &spec, .services = sv,
+				 .nservices = 2 };
+	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
+	const char *all = joined();
+	assert_non_null(strstr(all, "|-append|node=3 peers=3 host=echo:7001,short:7002|"));
+	assert_non_null(strstr(all, "|-netdev|user,id=host,restrict=on,"
+				    "guestfwd=tcp:10.0.2.100:7001-cmd:cat,"
+				    "guestfwd=tcp:10.0.2.100:7002-cmd:sh -c a,,b|"));
+}
+
 static void test_commas_in_paths_are_doubled(void **state)
 {
 	(void)state;
@@ -267,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_clock_stops_when_idle),
 		cmocka_unit_test(test_virtual_time_models_and_shift),
 		cmocka_unit_test(test_node_with_services_gets_a_second_nic),
+		cmocka_unit_test(test_per_connection_service_is_a_guestfwd_command),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
 		cmocka_unit_test(test_too_long_socket_path_is_refused),
 		cmocka_unit_test(test_arm_node_gets_the_virt_machine),
