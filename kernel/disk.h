@@ -4,7 +4,9 @@
  * driver registers one block device; disk.c serves the KR_DISK_* requests
  * of processes holding a kernel link with LINK_KDISK.  Transfers are whole
  * 512-byte sectors between the device and a kernel buffer of at most
- * DISK_MAX_BYTES; they complete before the call returns.
+ * DISK_MAX_BYTES; they complete before the call returns.  In virtual time
+ * (docs/virtual-time.md §2.7) the requester blocks until the request's
+ * modelled completion time instead (process state P_DISK).
  */
 #ifndef DPM_DISK_H
 #define DPM_DISK_H
@@ -23,6 +25,11 @@ struct blockdev {
 	 * `buf` (physically contiguous, count * 512 <= DISK_MAX_BYTES).
 	 * 0, or E_DISKIO when the device reports an error or does not answer. */
 	int32_t (*transfer)(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count);
+	/* The same in two halves (virtual time, kernel/disk.c): start hands
+	 * the device the request (0, E_INVAL or E_DISKIO), finish waits until
+	 * the device has returned the one started last and says how it went. */
+	int32_t (*start)(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count);
+	int32_t (*finish)(struct blockdev *b);
 };
 
 /* A driver registers its device once it can transfer; the first one is

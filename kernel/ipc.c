@@ -8,7 +8,8 @@
  * message sent back over it; other messages stay queued meanwhile.  Every
  * argument is checked before anything changes, so a failed call has no
  * effect.  Messages addressed to a kernel link are served at once by
- * kservice.c.  docs/kernel-calls.md is the contract this file implements.
+ * kservice.c (a disk request in virtual time blocks its sender until the
+ * disk model's completion time: kernel/disk.c).  docs/kernel-calls.md is the contract this file implements.
  *
  * Layers: below this file are the process table (proc.c), messages as
  * objects (message.c), user memory (uaccess.c), the meter's probes

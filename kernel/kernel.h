@@ -89,7 +89,9 @@ enum proc_state {
 	P_RUNNABLE,   /* ready or running                                     */
 	P_RECEIVING,  /* blocked in RECEIVEMESSAGE or CALL                     */
 	P_REMOTE,     /* blocked until another node's kernel answers          */
-	P_ZOMBIE      /* ended; waits for its slot to be reclaimed            */
+	P_ZOMBIE,     /* ended; waits for its slot to be reclaimed            */
+	P_DISK        /* virtual time: blocked until its disk request's modelled
+	                 completion (kernel/disk.c)                          */
 };
 
 struct proc {
@@ -116,6 +118,8 @@ struct proc {
 	uint8_t *remote_buf;   /* a page for MOVEDATA chunks from other nodes  */
 	struct kmsg *remote_msg; /* a message being sent to another node, and  */
 	uint8_t *move_buf;     /* a remote MOVEDATA's page: freed at the end   */
+	uint8_t *disk_buf;     /* a finished disk request's page, not yet taken
+	                          (kernel/disk.c): freed at the end          */
 	/* accounting */
 	uint64_t cpu_ns;
 	uint64_t run_start;

@@ -72,6 +72,9 @@ static void proc_free_memory(struct proc *p)
 	if (p->move_buf)
 		pfree(p->move_buf);
 	p->move_buf = NULL;
+	if (p->disk_buf)
+		pfree(p->disk_buf);
+	p->disk_buf = NULL;
 	if (p->aspace)
 		arch_aspace_destroy(p->aspace);
 	p->aspace = 0;

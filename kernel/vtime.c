@@ -21,7 +21,10 @@ static int excluding;
 static uint64_t paused_at;   /* the node clock when exclusion began */
 static uint64_t frozen_at;   /* ... and while excluding (a jump moves it) */
 static uint64_t next_tick;
-static uint64_t (*sources[VTIME_MAX_SOURCES])(uint64_t);
+static struct {
+	uint64_t (*next)(uint64_t now);
+	void (*due)(uint64_t now);
+} sources[VTIME_MAX_SOURCES];
 static uint32_t nsources;
 static const struct vtime_sync *sync;
 
@@ -68,11 +71,12 @@ uint64_t vtime_now(void)
 	return excluding ? frozen_at : arch_clock_ns();
 }
 
-int vtime_add_source(uint64_t (*next)(uint64_t now))
+int vtime_add_source(uint64_t (*next)(uint64_t now), void (*due)(uint64_t now))
 {
 	if (nsources == VTIME_MAX_SOURCES)
 		return -1;
-	sources[nsources++] = next;
+	sources[nsources].next = next;
+	sources[nsources++].due = due;
 	return 0;
 }
 
@@ -86,7 +90,7 @@ static uint64_t local_next(uint64_t now)
 {
 	uint64_t d = next_tick;
 	for (uint32_t i = 0; i < nsources; i++) {
-		uint64_t t = sources[i](now);
+		uint64_t t = sources[i].next(now);
 		if (t < d)
 			d = t;
 	}
@@ -117,6 +121,9 @@ int vtime_deadline(void)
 		vtime_exclude_end();
 		sync->deliver(now);
 	}
+	for (uint32_t i = 0; i < nsources; i++)
+		if (sources[i].next(now) <= now)
+			sources[i].due(now);
 	return tick;
 }
 

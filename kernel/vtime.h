@@ -33,9 +33,12 @@ void vtime_advance_to(uint64_t t);
 uint64_t vtime_now(void);
 
 /* A source of local events (the disk's completions, ...): next(now) is its
- * earliest event after `now`, or VTIME_NEVER.  Up to VTIME_MAX_SOURCES. */
+ * earliest pending event (at or before `now` when one is due), or
+ * VTIME_NEVER; due(now) is called at the deadline interrupt for every
+ * source with an event due, after the frames due then, in the order the
+ * sources were added.  Up to VTIME_MAX_SOURCES. */
 #define VTIME_MAX_SOURCES 4
-int vtime_add_source(uint64_t (*next)(uint64_t now));
+int vtime_add_source(uint64_t (*next)(uint64_t now), void (*due)(uint64_t now));
 
 /* What the cluster's synchronisation gives (kernel/net/vlink.c):
  *  quantum  its stops' spacing in node time (a busy node stops at every

@@ -2,11 +2,13 @@
  * arch/virtio/virtio_blk.c - the virtio block device: one request queue
  * (queue 0).  A request is a three-part chain: the 16-byte header (type,
  * sector), the data, and a one-byte status the device writes.  Requests are
- * served one at a time and synchronously: the driver kicks the queue and
- * polls the used ring until the device hands the chain back, with a bound
- * on the wait.  The kernel runs with interrupts off and a request of a few
- * sectors completes within microseconds, so polling keeps the disk service
- * simple (no waiting process, no interrupt handler) at no real cost.
+ * served one at a time: the driver kicks the queue (start) and polls the
+ * used ring until the device hands the chain back, with a bound on the
+ * wait (finish).  The kernel runs with interrupts off and a request of a
+ * few sectors completes within microseconds, so polling keeps the disk
+ * service simple (no interrupt handler) at no real cost.  transfer is the
+ * two back to back; in virtual time kernel/disk.c starts a request at once
+ * and finishes it at its modelled completion time.
  * Legacy config space: the capacity in 512-byte sectors at offset 0.
  */
 #include "kernel/kernel.h"
@@ -56,7 +58,8 @@ static int wait_used(struct vblk *v)
 	return 0;
 }
 
-static int32_t vblk_transfer(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count)
+/* Hand the device one request (the driver has one in flight at most). */
+static int32_t vblk_start(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count)
 {
 	struct vblk *v = b->driver;
 	if (count == 0 || count * DISK_SECTOR > DISK_MAX_BYTES || sector + count > b->sectors)
@@ -71,15 +74,29 @@ static int32_t vblk_transfer(struct blockdev *b, int write, uint64_t sector, voi
 	if (virtq_add(&v->vq, segs, 3, v) < 0)
 		return E_DISKIO;
 	virtq_kick(&v->vq);
+	return 0;
+}
+
+/* Wait for the request started last and say how it went. */
+static int32_t vblk_finish(struct blockdev *b)
+{
+	struct vblk *v = b->driver;
 	int answered = wait_used(v);
 	/* The device is asked not to interrupt; should it anyway, its line
 	 * (which may be shared with a network card's) is cleared here. */
 	v->dev->ops->ack_interrupt(v->dev);
 	if (answered < 0) {
-		kprintf("virtio-blk: %s: request for sector %u not answered\n", v->dev->where, (unsigned)sector);
+		kprintf("virtio-blk: %s: request for sector %u not answered\n", v->dev->where,
+			(unsigned)v->header.sector);
 		return E_DISKIO;
 	}
 	return v->status == VIRTIO_BLK_S_OK ? 0 : E_DISKIO;
+}
+
+static int32_t vblk_transfer(struct blockdev *b, int write, uint64_t sector, void *buf, uint32_t count)
+{
+	int32_t r = vblk_start(b, write, sector, buf, count);
+	return r < 0 ? r : vblk_finish(b);
 }
 
 int virtio_blk_attach(struct virtio_dev *d)
@@ -96,6 +113,7 @@ int virtio_blk_attach(struct virtio_dev *d)
 	virtq_no_interrupts(&v->vq);
 	v->bdev = (struct blockdev){
 		.driver_name = "virtio-blk", .sectors = read_capacity(d), .driver = v, .transfer = vblk_transfer,
+		.start = vblk_start, .finish = vblk_finish,
 	};
 	d->driver = v;
 	virtio_driver_ok(d);

@@ -174,3 +174,52 @@ busy_host_stop() {
 	for p in "${BUSY_PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	BUSY_PIDS=()
 }
+
+# vtime_keep_log DIR CSV: once node 1's metered job has ended in a
+# virtual-time cluster, wait until DIR/meter.log stops growing (the other
+# nodes ship what they traced up to node 1's end in their own host time),
+# take the cluster down and write CSV: the log's `dpm dump --csv`, per node
+# in order (each node's batches reach the filter over its own host link,
+# so how they interleave in the log is the host's doing).
+vtime_keep_log() {
+	local d=$1 size=-1 now i
+	for i in $(seq 40); do
+		now=$(stat -c %s "$d/meter.log" 2>/dev/null || echo 0)
+		[ "$now" = "$size" ] && break
+		size=$now
+		sleep 1
+	done
+	"$DPM" cluster down --dir "$d" >/dev/null
+	"$DPM" dump --csv "$d/meter.log" | sort -t, -s -k1,1n >"$2"
+}
+
+# vtime_check_log TAG CSV: the log is complete: no trace dropped, each
+# node's sequence numbers without a gap.
+vtime_check_log() {
+	local q=$2
+	check_that "$1: no trace dropped" '! grep -q ",DROPPED," "$q"'
+	check_that "$1: each node's sequence numbers without a gap" \
+		'awk -F, "\$1 != \"machine\" && \$5 != seq[\$1]++ { bad = 1 } END { exit bad }" "$q"'
+}
+
+# vtime_check_sync NAME DIR N: the N nodes of the cluster in DIR came up
+# together (its last node saw N-1 peers up) and no frame broke its
+# sender's promise.
+vtime_check_sync() {
+	local d=$2 n=$3
+	check "$1: the nodes synchronised" grep -q "^vlink: $((n - 1)) peers up" "$d/n$n.console"
+	check_that "$1: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
+}
+
+# vtime_run NAME BUSY DIR FILE WHAT: boot cluster FILE in DIR (with the
+# busy host around it when BUSY is 1), wait for node 1 to power off and
+# check that its job succeeded (init's status 65).
+vtime_run() {
+	local name=$1 busy=$2 d=$3
+	[ "$busy" = 1 ] && busy_host_start
+	expect_status 0 "$name: up, $5" "$DPM" cluster up --dir "$d" -f "$4"
+	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
+	wait_until 300 n1_done # ~10 s on a quiet host; generous for a loaded one
+	[ "$busy" = 1 ] && busy_host_stop
+	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
+}

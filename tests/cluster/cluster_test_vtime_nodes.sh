@@ -33,28 +33,9 @@ record() {
 			echo "node n$i id=$i arch=${!i} clock=virtual"
 		done
 	} >"$TEST_DIR/$name.cluster"
-	[ "$busy" = 1 ] && busy_host_start
-	expect_status 0 "$name: up, $n nodes in virtual time, and the filter" \
-		"$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
-	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
-	wait_until 300 n1_done # ~10 s on a quiet host; generous for a loaded one
-	[ "$busy" = 1 ] && busy_host_stop
-	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
-	check "$name: the nodes synchronised" grep -q "^vlink: $((n - 1)) peers up" "$d/n$n.console"
-	check_that "$name: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
-	# the other nodes ship what they traced up to node 1's end in their
-	# own (host) time: wait until the log has stopped growing
-	local size=-1 now
-	for i in $(seq 40); do
-		now=$(stat -c %s "$d/meter.log" 2>/dev/null || echo 0)
-		[ "$now" = "$size" ] && break
-		size=$now
-		sleep 1
-	done
-	"$DPM" cluster down --dir "$d" >/dev/null
-	# each node's batches reach the filter over its own host link, so how
-	# they interleave in the log is the host's doing: per node, in order
-	"$DPM" dump --csv "$d/meter.log" | sort -t, -s -k1,1n >"$TEST_DIR/$name.csv"
+	vtime_run "$name" "$busy" "$d" "$TEST_DIR/$name.cluster" "$n nodes in virtual time, and the filter"
+	vtime_check_sync "$name" "$d" "$n"
+	vtime_keep_log "$d" "$TEST_DIR/$name.csv"
 }
 
 sends() { awk -F, '$2 == "SEND"' "$1" | wc -l; }
@@ -71,9 +52,7 @@ for run in "${runs[@]}"; do
 	tsp*) check_that "$tag: both nodes traced" \
 		'[ "$(cut -d, -f1 "$q" | sort -u | grep -c "^[12]$")" = 2 ]' ;;
 	esac
-	check_that "$tag: no trace dropped" '! grep -q ",DROPPED," "$q"'
-	check_that "$tag: each node's sequence numbers without a gap" \
-		'awk -F, "\$1 != \"machine\" && \$5 != seq[\$1]++ { bad = 1 } END { exit bad }" "$q"'
+	vtime_check_log "$tag" "$q"
 	check_that "$tag: the busy host's log equals the quiet host's, times and procTimes included" \
 		'cmp -s "$q" "$b"'
 done
