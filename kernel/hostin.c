@@ -107,27 +107,31 @@ uint64_t hostin_next(void)
 	return first(&e) ? e.time : VTIME_NEVER;
 }
 
-int hostin_deliver(uint64_t now)
+/* The search and the buffer's moves depend on what else the host has sent
+ * already: off the clock (hostin_due is called with it standing); the
+ * hand-over to the gate is on it. */
+static uint32_t staged;         /* bytes of the envelope hostin_due found */
+
+int hostin_due(uint64_t now)
 {
 	struct ctl_envelope e;
-	int n = 0;
-	for (;;) {
-		/* the search and the buffer's moves depend on what else the host
-		 * has sent already: off the clock; the hand-over is on it */
-		vtime_exclude_begin();
-		int due = first(&e) && e.time <= now;
-		if (due)
-			memcpy(out, rx + CTL_ENV_SIZE, e.len);
-		vtime_exclude_end();
-		if (!due || !take(out, e.len, take_arg))
-			return n;
-		vtime_exclude_begin();
-		memmove(rx, rx + CTL_ENV_SIZE + e.len, rx_len - CTL_ENV_SIZE - e.len);
-		rx_len -= CTL_ENV_SIZE + e.len;
-		hostlink_consumed(link, CTL_ENV_SIZE);
-		vtime_exclude_end();
-		n++;
-	}
+	if (!first(&e) || e.time > now)
+		return 0;
+	memcpy(out, rx + CTL_ENV_SIZE, e.len);
+	staged = e.len;
+	return 1;
+}
+
+int hostin_take(void)
+{
+	if (!take(out, staged, take_arg))
+		return 0;
+	vtime_exclude_begin();
+	memmove(rx, rx + CTL_ENV_SIZE + staged, rx_len - CTL_ENV_SIZE - staged);
+	rx_len -= CTL_ENV_SIZE + staged;
+	hostlink_consumed(link, CTL_ENV_SIZE);
+	vtime_exclude_end();
+	return 1;
 }
 
 static int32_t send_envelope(uint32_t kind, uint64_t time, const void *data, uint32_t len)

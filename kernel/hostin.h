@@ -29,12 +29,14 @@ int hostin_recv(const uint8_t *data, uint32_t len);
 int32_t hostin_send(const void *data, uint32_t len);
 
 /* For the synchronisation: the hub's grant (VTIME_NEVER without a timed
- * gate); the time of the earliest input held (VTIME_NEVER: none); take
- * the inputs due at or before now (how many); tell the hub this node
- * sends nothing before `at` (sent when stalled, or when it has moved on by
- * half the hub's lookahead). */
+ * gate); the time of the earliest input held (VTIME_NEVER: none); whether
+ * an input is due at or before now (with the clock standing: it is made
+ * ready), then hand it over (with the clock running; 0: the gate had no
+ * room, it stays); tell the hub this node sends nothing before `at` (sent
+ * when stalled, or when it has moved on by half the hub's lookahead). */
 uint64_t hostin_grant(void);
 uint64_t hostin_next(void);
-int hostin_deliver(uint64_t now);
+int hostin_due(uint64_t now);
+int hostin_take(void);
 void hostin_report(uint64_t at, int stalled);
 #endif
