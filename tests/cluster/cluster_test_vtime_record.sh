@@ -7,17 +7,20 @@
 # quiet host and with two CPU-bound loops on the host, `dpm dump --csv`
 # must be identical (times and procTimes of every trace, the marks'
 # included; only the marks' tokens, random per run, are left out).  Both
-# forms of record: `-- PROGRAM` on 2 x86 nodes, `-f SCRIPT` on 4.
+# forms of record: `-- PROGRAM` on 2 x86 nodes and on an x86+ARM pair,
+# `-f SCRIPT` on 4 x86 nodes.
 . "$(dirname "$0")/cluster_lib.sh"
 
-# rec NAME BUSY NODES FORM: one record on a cluster of NODES x86 nodes
+# rec NAME BUSY FORM ARCH...: one record on a cluster of one node per ARCH
 rec() {
-	local name=$1 busy=$2 n=$3 form=$4 d i nodes
+	local name=$1 busy=$2 form=$3 d i nodes
+	shift 3
+	local n=$#
 	d=$(new_cluster_dir "$name")
 	nodes=$(seq -s, 1 "$n")
 	{
 		echo "service meter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
-		for ((i = 1; i <= n; i++)); do echo "node n$i id=$i clock=virtual"; done
+		for ((i = 1; i <= n; i++)); do echo "node n$i id=$i arch=${!i} clock=virtual"; done
 	} >"$TEST_DIR/$name.cluster"
 	cat >"$TEST_DIR/$name.ctl" <<CTL
 filter meter
@@ -47,11 +50,14 @@ CTL
 		awk -F, -v OFS=, '$2 == "MARK" { $NF = "token" } { print }' >"$TEST_DIR/$name.csv"
 }
 
-runs=${VTIME_RECORD_RUNS:-"program:2 script:4"}
+# "FORM:ARCH,ARCH..." per run; VTIME_RECORD_RUNS (blank-separated) chooses others
+runs=${VTIME_RECORD_RUNS:-"program:x86,x86 program:x86,arm script:x86,x86,x86,x86"}
 for run in $runs; do
-	form=${run%%:*} n=${run##*:} tag=$form-$n
-	rec "$tag-quiet" 0 "$n" "$form"
-	rec "$tag-busy" 1 "$n" "$form"
+	form=${run%%:*} archs=${run#*:} tag=${run//[:,]/-}
+	IFS=, read -ra arch <<<"$archs"
+	n=${#arch[@]}
+	rec "$tag-quiet" 0 "$form" "${arch[@]}"
+	rec "$tag-busy" 1 "$form" "${arch[@]}"
 	q=$TEST_DIR/$tag-quiet.csv b=$TEST_DIR/$tag-busy.csv
 	check_that "$tag: every node traced" \
 		'[ "$(cut -d, -f1 "$q" | sort -u | grep -c "^[0-9]")" = "$n" ]'
