@@ -169,7 +169,11 @@ void hostin_report(uint64_t at, int stalled)
 {
 	if (link < 0 || (promised_any && at <= promised))
 		return;
-	if (promised_any && !stalled && at < promised + CTL_VT_LOOKAHEAD_NS / 2)
+	/* at once when the node waits on the hub's grant; else every half
+	 * lookahead (the hub needs promises only to hand on events and move
+	 * grants, and every host-link frame costs a trip through QEMU) */
+	int urgent = stalled && at >= grant;
+	if (promised_any && !urgent && at < promised + CTL_VT_LOOKAHEAD_NS / 2)
 		return;
 	if (send_envelope(CTL_ENV_PROMISE, at, NULL, 0) == 0) {
 		promised = at;

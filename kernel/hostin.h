@@ -33,7 +33,8 @@ int32_t hostin_send(const void *data, uint32_t len);
  * an input is due at or before now (with the clock standing: it is made
  * ready), then hand it over (with the clock running; 0: the gate had no
  * room, it stays); tell the hub this node sends nothing before `at` (sent
- * when stalled, or when it has moved on by half the hub's lookahead). */
+ * when the node stalls on the grant, or when it has moved on by half the
+ * hub's lookahead). */
 uint64_t hostin_grant(void);
 uint64_t hostin_next(void);
 int hostin_due(uint64_t now);
