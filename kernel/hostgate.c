@@ -10,10 +10,14 @@
  * next time the gateway runs (on any request, bytes in, or clock tick).
  * Only a kernel link with LINK_KHOST opens gates: every gate to a service
  * shares the node's one connection to it, so one process (ctld) speaks
- * for the node.
+ * for the node.  In virtual time with peers the gate to the control hub is
+ * timed (hostin.h): its bytes are enveloped with node times both ways, and
+ * the hub's reach the inbox only when the node clock reaches their time.
  */
 #include "kernel.h"
 #include "hostgate.h"
+#include "hostin.h"
+#include "vtime.h"
 #include "kernel/net/hostlink.h"
 
 struct gate {
@@ -21,6 +25,7 @@ struct gate {
 	int hostlink;
 	uint32_t owner;            /* task of the process that opened it */
 	int down;                  /* the connection ended; end notice owed */
+	int timed;                 /* hostin.h's gate                      */
 	uint32_t held;             /* bytes in inbox                       */
 	uint8_t inbox[HOSTGATE_INBOX];
 };
@@ -40,8 +45,11 @@ static int owner_alive(const struct gate *g)
 	return p && p->state != P_ZOMBIE && p->state != P_FREE;
 }
 
+static void untime(struct gate *g);
+
 static void close_gate(struct gate *g)
 {
+	untime(g);
 	hostlink_close(g->hostlink);
 	g->in_use = 0;
 }
@@ -86,10 +94,31 @@ void hostgate_tick(void)
 	tend_gates();
 }
 
+/* hostin's hand-over of bytes due: into the inbox, then to the owner. */
+static uint32_t take_due(const uint8_t *data, uint32_t len, void *arg)
+{
+	struct gate *g = arg;
+	if (len > HOSTGATE_INBOX - g->held)
+		return 0;
+	memcpy(g->inbox + g->held, data, len);
+	g->held += len;
+	deliver(g);
+	return 1;
+}
+
 static void on_recv(int hostlink, const uint8_t *data, uint32_t len, void *arg)
 {
 	(void)hostlink;
 	struct gate *g = arg;
+	if (g->timed) { /* held until due: nothing reaches the owner at host-chosen times */
+		if (hostin_recv(data, len) < 0 && !g->down) {
+			kprintf("hostgate: the hub's bytes are not timed envelopes or pass the window; "
+				"gate %d ends\n", (int)(g - gates));
+			g->down = 1;
+			untime(g);
+		}
+		return;
+	}
 	uint32_t room = HOSTGATE_INBOX - g->held;
 	uint32_t take = len < room ? len : room;
 	memcpy(g->inbox + g->held, data, take);
@@ -103,11 +132,20 @@ static void on_recv(int hostlink, const uint8_t *data, uint32_t len, void *arg)
 	tend_gates();
 }
 
+/* A timed gate that ends no longer holds the node at the hub's grant. */
+static void untime(struct gate *g)
+{
+	if (g->timed)
+		hostin_close();
+	g->timed = 0;
+}
+
 static void on_down(int hostlink, void *arg)
 {
 	(void)hostlink;
 	struct gate *g = arg;
 	g->down = 1;
+	untime(g);
 	tend_gates();
 }
 
@@ -130,6 +168,10 @@ static int32_t gate_open(struct proc *p, const uint8_t *req, uint32_t len, uint8
 			return h;
 		}
 		g->hostlink = h;
+		if (hostin_timed(name) && hostin_grant() == VTIME_NEVER) {
+			g->timed = 1;
+			hostin_open(h, take_due, g);
+		}
 		memcpy(reply, &i, 4);
 		*reply_len = 4;
 		return 0;
@@ -169,7 +211,7 @@ int32_t hostgate_service(struct proc *p, const struct link *via, uint32_t kind, 
 			return err;
 		if (g->down)
 			return E_NODEDOWN;
-		return hostlink_send(g->hostlink, req + 8, len - 8);
+		return g->timed ? hostin_send(req + 8, len - 8) : hostlink_send(g->hostlink, req + 8, len - 8);
 	case KR_HOSTCLOSE:
 		if (!(g = own_gate(p, req, len, &err)))
 			return err;

@@ -85,6 +85,11 @@ void vtime_set_sync(const struct vtime_sync *s)
 	sync = s;
 }
 
+int vtime_synced(void)
+{
+	return sync != NULL;
+}
+
 /* The next local event: the tick or a source's. */
 static uint64_t local_next(uint64_t now)
 {

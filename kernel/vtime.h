@@ -57,6 +57,8 @@ struct vtime_sync {
 	int (*deliver)(uint64_t now);
 };
 void vtime_set_sync(const struct vtime_sync *s);
+/* Whether a synchronisation is in place (the node has peers). */
+int vtime_synced(void);
 
 /* For the port: the next deadline to arm (node clock). */
 uint64_t vtime_next_deadline(void);

@@ -54,6 +54,9 @@ enum ctl_type {
 	                       trace with the token                           */
 	CTL_NODES = 19,     /* to the hub: reply payload = the ids (one byte
 	                       each) of the nodes whose agents are connected */
+	CTL_IDLE = 20,      /* controller -> hub, no reply: a = how many frames
+	                       it has received; it has reacted to all of them
+	                       and waits (virtual time, see below)            */
 	/* answers and reports */
 	CTL_REPLY = 30,     /* id; a = status (0 or an E_* code), task        */
 	CTL_END = 31,       /* task; a = enum exit_reason, b = exit status    */
@@ -72,5 +75,46 @@ struct ctl_frame {
 };
 
 #define CTL_FRAME_SIZE 32u
+
+/* CTL_AUTH's `a`: the controller is scripted (dpm record, dpm control -f):
+ * it reacts only to what it receives and says CTL_IDLE whenever it has
+ * reacted and waits, so on a cluster in virtual time its commands get
+ * virtual times that depend only on what it received. */
+#define CTL_AUTH_SCRIPTED 1u
+
+/*
+ * Virtual time (docs/virtual-time.md §2.6).  On a cluster in virtual time
+ * with peers, the agent's gate to the hub carries envelopes, each a
+ * struct ctl_envelope and `len` bytes, instead of bare bytes:
+ *
+ *   node -> hub:  CTL_ENV_DATA   time = the node clock when sent
+ *                 CTL_ENV_PROMISE time = the node sends nothing before it
+ *   hub -> node:  CTL_ENV_DATA   time = the node clock at which the node
+ *                                takes the bytes (never below a grant)
+ *                 CTL_ENV_GRANT  time = the hub sends nothing due before
+ *                                it: the node may run up to it
+ *
+ * The kernel's host gate writes and reads them (kernel/hostin.c); the
+ * agent sees bare bytes as before.  CTL_VT_LOOKAHEAD_NS is the hub's
+ * lookahead: a command reacting to something a node sent at t is taken at
+ * t + CTL_VT_LOOKAHEAD_NS.
+ */
+#define CTL_ENV_MAGIC 0x45544344u /* "DCTE" */
+#define CTL_ENV_SIZE 24u
+#define CTL_VT_LOOKAHEAD_NS 1000000ull
+
+enum ctl_env_kind {
+	CTL_ENV_DATA = 1,
+	CTL_ENV_PROMISE = 2,
+	CTL_ENV_GRANT = 3,
+};
+
+struct ctl_envelope {
+	uint32_t magic;   /* CTL_ENV_MAGIC */
+	uint32_t kind;    /* enum ctl_env_kind */
+	uint32_t len;     /* bytes that follow (DATA only) */
+	uint32_t zero;
+	uint64_t time;    /* node clock, ns */
+};
 
 #endif

@@ -37,6 +37,7 @@
 #include "vsync.h"
 #include "vqueue.h"
 #include "vlink.h"
+#include "kernel/hostin.h"
 
 #define QUANTUM_NS 100000u   /* a busy node's stops: every 100 us         */
 #define SLOTS 64             /* frames received, not yet delivered        */
@@ -118,10 +119,10 @@ static void report_in(uint32_t from, const uint8_t *p, uint32_t len)
  * promise heard below what the rule gave). */
 static uint64_t horizon(int idle, uint64_t next)
 {
-	uint64_t h = vsync_horizon(&vs, idle, next);
+	uint64_t h = vsync_horizon(&vs, idle, next), g = hostin_grant();
 	if (h > h_floor)
 		h_floor = h;
-	return h_floor;
+	return g < h_floor ? g : h_floor; /* and the hub's grant (hostin.h) */
 }
 
 /* Reports to the peers that asked (or, stalled, to every peer) when they
@@ -139,6 +140,7 @@ static void send_reports(uint64_t now, int idle, uint64_t next, int stalled)
 	if (r.eot < promised)
 		r.eot = promised;
 	promised = r.eot;
+	hostin_report(at, stalled);
 	uint8_t buf[VSYNC_REPORT_MAX];
 	uint32_t n = vsync_report_encode(&r, buf);
 	for (uint32_t i = 0; i < vs.npeers; i++) {
@@ -157,7 +159,9 @@ static void send_reports(uint64_t now, int idle, uint64_t next, int stalled)
 
 /* The clock runs while a frame is taken in (the receiving kernel's work);
  * not while the queue is searched, since its shape depends on the frames
- * not yet due that have already arrived, which is the host's doing. */
+ * not yet due that have already arrived, which is the host's doing.  The
+ * hub's input due (hostin.h) is looked for in the same stretch, so it
+ * costs the clock nothing when there is none. */
 static int deliver_due(uint64_t now)
 {
 	struct vqueue_entry e;
@@ -165,11 +169,16 @@ static int deliver_due(uint64_t now)
 	for (;;) {
 		vtime_exclude_begin();
 		int due = vqueue_pop_due(&queue, now, &e);
+		int host = !due && hostin_due(now);
 		vtime_exclude_end();
-		if (!due)
+		if (host && !hostin_take())
 			return n;
-		deliver_up(e.src, slot_data[e.handle], slot_len[e.handle]);
-		free_slots[nfree++] = e.handle;
+		if (!due && !host)
+			return n;
+		if (due) {
+			deliver_up(e.src, slot_data[e.handle], slot_len[e.handle]);
+			free_slots[nfree++] = e.handle;
+		}
 		n++;
 	}
 }
@@ -192,17 +201,21 @@ static uint64_t idle(uint64_t now, uint64_t next)
 {
 	for (;;) {
 		net_tick();
-		uint64_t target = vqueue_next(&queue);
+		uint64_t target = vqueue_next(&queue), in = hostin_next(), g = hostin_grant();
 		if (target > next)
 			target = next;
+		if (target > in)
+			target = in;
 		if (target < now)
 			target = now;
-		send_reports(now, 1, target, 0);
+		/* peers hear of no event past the hub's grant: input may come there */
+		uint64_t ev = target < g ? target : g < now ? now : g;
+		send_reports(now, 1, ev, 0);
 		if (horizon(1, target) > target) {
 			vtime_advance_to(target);
 			return target;
 		}
-		send_reports(now, 1, target, 1);
+		send_reports(now, 1, ev, 1);
 		arch_wait_for_device();
 	}
 }

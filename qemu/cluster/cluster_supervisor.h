@@ -20,6 +20,7 @@ struct up_options {
 	int timeout_s;            /* for each node's banner and each service to listen */
 	int no_services;          /* boot without host services (no second NIC) */
 	int quiet;                /* no "cluster up" summary on stdout */
+	int hold;                 /* --hold: the hub holds a virtual cluster for a controller */
 };
 
 /* Exit statuses the supervisor reports to `up` (one byte on report_fd). */

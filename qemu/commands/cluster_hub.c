@@ -16,6 +16,14 @@
  * shows the right secret is refused, and the refusal logged on stderr,
  * which the cluster keeps in DIR/ctl.service.log.
  *
+ * In virtual time (docs/virtual-time.md §2.6) an agent whose kernel times
+ * its gate speaks in envelopes (kernel/abi/control.h): its frames carry
+ * node times, and the hub hands them on in time order, stamps every
+ * command with the node time at which it is to be taken and grants the
+ * nodes the time they may run to (qemu/control/hub_vtime.h holds that
+ * logic).  With --hold N a cluster booted for a controller stands still
+ * after boot until N agents have spoken and a controller has come.
+ *
  * One poll loop; every socket non-blocking; every table fixed.
  */
 #define _GNU_SOURCE
@@ -37,6 +45,7 @@
 #include "qemu/cluster/cluster_dir.h"
 #include "cluster_commands.h"
 #include "qemu/control/ctl_wire.h"
+#include "qemu/control/hub_vtime.h"
 
 #define HUB_MAX_CONNS 48
 /* A connection that has not said who it is after this long is closed.  Long,
@@ -58,6 +67,13 @@ struct conn {
 	uint32_t node;        /* CONN_NODE: its id */
 	char peer[32];        /* 127.0.0.1:PORT, for the log */
 	struct timespec since; /* accepted at (monotonic) */
+	/* virtual time */
+	int timed;            /* an agent speaking in envelopes */
+	struct ctl_wire frames; /* timed: the frames its envelopes carry */
+	uint32_t sent;        /* controller: frames sent to it */
+	int scripted;         /* controller: CTL_AUTH_SCRIPTED */
+	int auth_waits;       /* controller: its AUTH is answered when a hold ends */
+	uint32_t auth_id;
 };
 
 /* A request forwarded to a node, waiting for its reply. */
@@ -84,6 +100,8 @@ struct hub {
 	struct owned owned[HUB_MAX_OWNED];
 	uint32_t next_serial, next_id;
 	long hello_seconds;
+	struct hub_vt vt;
+	uint32_t fed;         /* serial of the scripted controller sent something last */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -146,11 +164,31 @@ static int own(struct hub *h, uint32_t task, uint32_t controller)
 
 static void close_conn(struct hub *h, struct conn *c, const char *why);
 
+static uint32_t member(const struct hub *h, const struct conn *c)
+{
+	return (uint32_t)(c - h->conns);
+}
+
+/* To a timed agent: a command stamped with the node time it is taken at. */
+static void send_timed(struct hub *h, struct conn *c, const struct ctl_frame *f, const void *payload)
+{
+	uint64_t at = hub_vt_stamp(&h->vt, member(h, c));
+	if (ctl_wire_send_envelope(&c->w, CTL_ENV_DATA, at, f, payload) < 0)
+		close_conn(h, c, "it does not read what it is sent");
+}
+
 static void send_to(struct hub *h, struct conn *c, const struct ctl_frame *f, const void *payload)
 {
 	if (c->kind == CONN_CLOSING)
 		return;
-	if (ctl_wire_send(&c->w, f, payload) < 0)
+	if (c->kind == CONN_CONTROLLER) {
+		c->sent++;
+		if (c->scripted)
+			h->fed = c->serial;
+	}
+	if (c->kind == CONN_NODE && c->timed)
+		send_timed(h, c, f, payload);
+	else if (ctl_wire_send(&c->w, f, payload) < 0)
 		close_conn(h, c, "it does not read what it is sent");
 }
 
@@ -202,11 +240,14 @@ static void close_conn(struct hub *h, struct conn *c, const char *why)
 {
 	if (c->kind == CONN_CLOSING)
 		return;
+	if (c->timed)
+		hub_vt_leave(&h->vt, member(h, c));
 	if (c->kind == CONN_NODE) {
 		logf_hub("node %u's agent (%s) left: %s", (unsigned)c->node, c->peer, why);
 		node_gone(h, c->node);
 	} else if (c->kind == CONN_CONTROLLER) {
 		logf_hub("controller %s left: %s", c->peer, why);
+		hub_vt_idle(&h->vt, c->serial);
 		controller_gone(h, c->serial);
 	} else if (why) {
 		logf_hub("connection from %s closed: %s", c->peer, why);
@@ -250,7 +291,10 @@ static void hello(struct hub *h, struct conn *c, const struct ctl_frame *f)
 		node_gone(h, c->node);
 	c->kind = CONN_NODE;
 	c->node = f->node;
-	logf_hub("node %u's agent connected (%s)", (unsigned)f->node, c->peer);
+	if (c->timed)
+		hub_vt_named(&h->vt, member(h, c), f->node);
+	logf_hub("node %u's agent connected (%s)%s", (unsigned)f->node, c->peer,
+		 c->timed ? " in virtual time" : "");
 }
 
 static void first_frame(struct hub *h, struct conn *c, const struct ctl_frame *f, const uint8_t *payload)
@@ -259,8 +303,15 @@ static void first_frame(struct hub *h, struct conn *c, const struct ctl_frame *f
 		hello(h, c, f);
 	} else if (f->type == CTL_AUTH && secret_matches(h, payload, f->len)) {
 		c->kind = CONN_CONTROLLER;
-		logf_hub("controller %s connected", c->peer);
-		reply_to(h, c, f->id, 0, 0);
+		c->scripted = (f->a & CTL_AUTH_SCRIPTED) != 0;
+		logf_hub("controller %s connected%s%s", c->peer, c->scripted ? " (scripted)" : "",
+			 h->vt.hold ? "; the nodes hold for it" : "");
+		if (h->vt.hold) { /* answered when the hold ends: hold_ends() */
+			c->auth_waits = 1;
+			c->auth_id = f->id;
+		} else {
+			reply_to(h, c, f->id, 0, 0);
+		}
 	} else if (f->type == CTL_AUTH) {
 		refuse(h, c, f->id, E_RIGHTS, "a controller without the cluster's secret");
 	} else {
@@ -375,6 +426,11 @@ static void controller_frame(struct hub *h, struct conn *c, const struct ctl_fra
 		list_nodes(h, c, f);
 		return;
 	}
+	if (f->type == CTL_IDLE) { /* it has reacted to everything it was sent */
+		if (f->a == c->sent)
+			hub_vt_idle(&h->vt, c->serial);
+		return;
+	}
 	int32_t refused = allowed(h, c, f);
 	struct conn *node = node_conn(h, f->node);
 	if (!refused && !node)
@@ -398,11 +454,64 @@ static void controller_frame(struct hub *h, struct conn *c, const struct ctl_fra
 
 /* ---- the loop -------------------------------------------------------------------- */
 
+/* A timed agent's envelopes: promises, and frames stamped with node times,
+ * queued to be handed on in time order (a HELLO is taken at once). */
+static int take_envelopes(struct hub *h, struct conn *c)
+{
+	struct ctl_envelope e;
+	const uint8_t *data;
+	int r = 0;
+	uint32_t m = member(h, c);
+	while (c->kind != CONN_CLOSING && (r = ctl_wire_next_envelope(&c->w, &e, &data)) > 0) {
+		if (e.kind != CTL_ENV_DATA && e.kind != CTL_ENV_PROMISE)
+			return -1;
+		hub_vt_heard(&h->vt, m, e.time);
+		if (e.kind == CTL_ENV_PROMISE)
+			continue;
+		if (ctl_wire_feed(&c->frames, data, e.len) < 0)
+			return -1;
+		struct ctl_frame f;
+		const uint8_t *payload;
+		while (c->kind != CONN_CLOSING && (r = ctl_wire_next(&c->frames, &f, &payload)) > 0) {
+			if (c->kind == CONN_NEW && f.type != CTL_HELLO)
+				return -1;
+			if (f.type == CTL_HELLO)
+				hello(h, c, &f);
+			else if (hub_vt_push(&h->vt, m, e.time, &f, payload) < 0)
+				return -1;
+		}
+		if (r < 0)
+			return -1;
+	}
+	return r;
+}
+
+static int starts_with_envelope(const struct ctl_wire *w)
+{
+	uint32_t magic;
+	if (w->rx_len < 4)
+		return 0;
+	memcpy(&magic, w->rx, 4);
+	return magic == CTL_ENV_MAGIC;
+}
+
 static void take_frames(struct hub *h, struct conn *c)
 {
 	struct ctl_frame f;
 	const uint8_t *payload;
 	int r = 0;
+	if (c->kind == CONN_NEW && !c->timed && starts_with_envelope(&c->w)) {
+		if (ctl_wire_init(&c->frames, -1, 0) < 0) {
+			close_conn(h, c, "out of memory");
+			return;
+		}
+		c->timed = 1;
+	}
+	if (c->timed) {
+		if (take_envelopes(h, c) < 0 && c->kind != CONN_CLOSING)
+			close_conn(h, c, "malformed envelopes");
+		return;
+	}
 	while (c->kind != CONN_CLOSING && (r = ctl_wire_next(&c->w, &f, &payload)) > 0) {
 		if (c->kind == CONN_NEW)
 			first_frame(h, c, &f, payload);
@@ -433,6 +542,8 @@ static void accept_conn(struct hub *h)
 	}
 	c->in_use = 1;
 	c->kind = CONN_NEW;
+	c->timed = c->scripted = c->auth_waits = 0;
+	c->sent = 0;
 	c->serial = ++h->next_serial;
 	clock_gettime(CLOCK_MONOTONIC, &c->since);
 	snprintf(c->peer, sizeof c->peer, "%s:%u", inet_ntoa(peer.sin_addr), ntohs(peer.sin_port));
@@ -451,12 +562,68 @@ static void close_silent(struct hub *h)
 	}
 }
 
+/* ---- virtual time ------------------------------------------------------------------ */
+
+/* A hold ends once every expected agent has spoken and a controller waits:
+ * its AUTH is answered, and a scripted one thinks from the start time. */
+static void hold_ends(struct hub *h)
+{
+	int waiting = 0;
+	for (int i = 0; i < HUB_MAX_CONNS; i++)
+		waiting |= h->conns[i].in_use && h->conns[i].kind == CONN_CONTROLLER &&
+			   h->conns[i].auth_waits;
+	if (!waiting || !hub_vt_end_hold(&h->vt))
+		return;
+	uint64_t start = hub_vt_start_time(&h->vt);
+	logf_hub("the hold ends: the first commands are taken at node time %llu ns",
+		 (unsigned long long)start);
+	for (int i = 0; i < HUB_MAX_CONNS; i++) {
+		struct conn *c = &h->conns[i];
+		if (!c->in_use || c->kind != CONN_CONTROLLER || !c->auth_waits)
+			continue;
+		c->auth_waits = 0;
+		reply_to(h, c, c->auth_id, 0, 0);
+		if (c->scripted && !h->vt.thinking)
+			hub_vt_think(&h->vt, c->serial, start - CTL_VT_LOOKAHEAD_NS);
+	}
+}
+
+/* Hand on the events whose time has come, then grant the timed agents
+ * what they may now run to. */
+static void vt_step(struct hub *h)
+{
+	struct hub_vt_event e;
+	if (h->vt.hold)
+		hold_ends(h);
+	while (hub_vt_next(&h->vt, &e)) {
+		struct conn *c = &h->conns[e.member];
+		h->fed = 0;
+		if (c->in_use && c->kind == CONN_NODE && c->timed)
+			node_frame(h, c, &e.f, e.payload);
+		if (h->fed)
+			hub_vt_think(&h->vt, h->fed, e.time);
+		free(e.payload);
+	}
+	for (int i = 0; i < HUB_MAX_CONNS; i++) {
+		struct conn *c = &h->conns[i];
+		if (!c->in_use || !c->timed || c->kind == CONN_CLOSING)
+			continue;
+		uint64_t g = hub_vt_grant(&h->vt, (uint32_t)i);
+		if (g == HUB_VT_NEVER || g <= h->vt.m[i].granted)
+			continue;
+		if (ctl_wire_send_envelope(&c->w, CTL_ENV_GRANT, g, NULL, NULL) < 0)
+			close_conn(h, c, "it does not read what it is sent");
+		h->vt.m[i].granted = g;
+	}
+}
+
 static void serve(struct hub *h)
 {
 	struct pollfd fds[HUB_MAX_CONNS + 1];
 	struct conn *of[HUB_MAX_CONNS + 1];
 	while (!stop_signal) {
 		close_silent(h);
+		vt_step(h);
 		int n = 0;
 		fds[n++] = (struct pollfd){ .fd = h->listener, .events = POLLIN };
 		for (int i = 0; i < HUB_MAX_CONNS; i++) {
@@ -468,6 +635,8 @@ static void serve(struct hub *h)
 			if (ctl_wire_flush(&c->w) < 0 || (c->kind == CONN_CLOSING && !ctl_wire_pending(&c->w))) {
 				close_conn(h, c, "the connection failed");
 				ctl_wire_close(&c->w);
+				if (c->timed)
+					ctl_wire_close(&c->frames);
 				c->in_use = 0;
 				continue;
 			}
@@ -531,11 +700,13 @@ static int listen_on(struct hub *h, int port)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: dpm cluster hub --port PORT --dir DIR [--hello-timeout SECONDS]\n\n"
+	fprintf(out, "usage: dpm cluster hub --port PORT --dir DIR [--hello-timeout SECONDS] [--hold N]\n\n"
 		     "The cluster's control hub (host service 'ctl'), started by 'dpm cluster up':\n"
 		     "it joins the nodes' agents and the controllers (dpm control, dpm record) on\n"
 		     "127.0.0.1:PORT.  Controllers must show DIR/secret.  A connection that says\n"
 		     "neither HELLO nor AUTH within --hello-timeout seconds (default 60) is closed.\n"
+		     "In virtual time, --hold N keeps the nodes standing after boot until N agents\n"
+		     "have spoken and a controller has come (docs/virtual-time.md 2.6).\n"
 		     "Not for use by hand.\n");
 }
 
@@ -545,28 +716,32 @@ int cluster_hub_main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "hello-timeout", required_argument, NULL, 't' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL;
 	int port = 0, c;
-	long hello = HUB_HELLO_SECONDS;
+	long hello = HUB_HELLO_SECONDS, hold = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': port = atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 't': hello = atol(optarg); break;
+		case 'H': hold = atol(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc || !dir || port <= 0 || port > 65535 || hello <= 0) {
+	if (optind < argc || !dir || port <= 0 || port > 65535 || hello <= 0 || hold < 0 ||
+	    hold > HUB_VT_MEMBERS) {
 		usage(stderr);
 		return 2;
 	}
 	static struct hub h;
 	h.hello_seconds = hello;
+	hub_vt_init(&h.vt, (uint32_t)hold, hold > 0);
 	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
 		return 1;
 	struct sigaction sa = { .sa_handler = on_stop };

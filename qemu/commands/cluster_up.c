@@ -143,6 +143,14 @@ static int add_control_service(struct up_options *o)
 	*ctl = (struct cluster_service){ .port = 0 };
 	snprintf(ctl->name, sizeof ctl->name, "ctl");
 	snprintf(ctl->start, sizeof ctl->start, "{dpm} cluster hub --port {port} --dir {dir}");
+	/* the nodes' agents time their gates when the nodes synchronise: every
+	 * node in virtual time, and more than one (kernel/hostin.c) */
+	int virtual = spec->nnodes >= 2;
+	for (int i = 0; i < spec->nnodes; i++)
+		virtual &= spec->nodes[i].vclock != 0;
+	if (o->hold && virtual)
+		snprintf(ctl->start + strlen(ctl->start), sizeof ctl->start - strlen(ctl->start),
+			 " --hold %d", spec->nnodes);
 	return 0;
 }
 
@@ -194,7 +202,7 @@ static int parse_count(const char *s, int lo, int hi, const char *what, int *out
 
 static const char up_synopsis[] =
 	"usage: dpm cluster up [-f FILE] [-n N] [--dir DIR] [--kernel FILE] [--timeout S]\n"
-	"                      [--no-services]\n\n"
+	"                      [--no-services] [--hold]\n\n"
 	"Boot the nodes of a cluster file in the background; return once every node\n"
 	"printed its boot banner.\n\n";
 static const char run_synopsis[] =
@@ -208,7 +216,11 @@ static const char up_options_help[] =
 	"      --kernel FILE   x86 kernel image (default $DPM_KERNEL, else build/x86/kernel.elf)\n"
 	"      --timeout S     seconds for each node to plug into the switch and to boot,\n"
 	"                      and for each service to listen (default 30)\n"
-	"      --no-services   ignore the file's host services: no second NIC, nothing started\n\n"
+	"      --no-services   ignore the file's host services: no second NIC, nothing started\n"
+	"      --hold          in virtual time (2 or more nodes, all clock=virtual): the nodes\n"
+	"                      stand still after boot until a controller connects, so that\n"
+	"                      its commands are taken at node times the host does not choose\n"
+	"                      (dpm record gives it when it boots a cluster); else no effect\n\n"
 	"Exit status: 0 up, 1 failed or refused (a cluster already runs in DIR),\n"
 	"2 bad usage or cluster file, 128+N interrupted by signal N (run: COMMAND's).\n";
 
@@ -226,6 +238,7 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 		{ "file", required_argument, NULL, 'f' },   { "nodes", required_argument, NULL, 'n' },
 		{ "dir", required_argument, NULL, 'd' },    { "kernel", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' }, { "no-services", no_argument, NULL, 's' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *kernel = NULL;
@@ -241,6 +254,7 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 		case 'k': kernel = optarg; break;
 		case 't': if (parse_count(optarg, 1, 3600, "--timeout", &o->timeout_s)) return 2; break;
 		case 's': o->no_services = 1; break;
+		case 'H': o->hold = 1; break;
 		case 'h': usage(stdout, argv[0]); return 0;
 		default: usage(stderr, argv[0]); return 2;
 		}

@@ -191,6 +191,7 @@ int control_main(int argc, char **argv)
 	char dir[PATH_MAX], err[1024];
 	static struct control_net n;
 	static struct control c;
+	n.scripted = in || !isatty(0); /* a prompt's commands come when typed */
 	if (cluster_existing_dir(dir_option, dir, sizeof dir) != 0 ||
 	    control_net_open(&n, dir, err, sizeof err) < 0) {
 		if (in)

@@ -141,6 +141,7 @@ static int boot(const struct record_opts *o, const char *dir)
 	args[n++] = "up";
 	args[n++] = "--dir";
 	args[n++] = (char *)dir;
+	args[n++] = "--hold"; /* in virtual time: the nodes wait for record (docs/control.md) */
 	if (o->cluster_file) {
 		args[n++] = "-f";
 		args[n++] = (char *)o->cluster_file;
@@ -358,6 +359,7 @@ static int record(const struct record_opts *o, const char *dir)
 	static struct control_net n;
 	static struct control c;
 	char err[1024];
+	n.scripted = 1;
 	if (control_net_open(&n, dir, err, sizeof err) < 0) {
 		fprintf(stderr, "dpm record: %s\n", err);
 		return RECORD_FAILED;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kernel/abi/names.h"
@@ -572,8 +573,14 @@ static enum control_result cmd_wait(struct control *c, int argc, char **argv, co
 	long seconds = argc == 3 ? strtol(argv[2], &end, 10) : 60;
 	if (argc == 3 && (*end || seconds < 0 || seconds > 3600))
 		return complain(c, CR_USAGE, where, "'%s' is not a number of seconds (0 to 3600)", argv[2]);
-	for (long waited = 0; job_running(c, j) && waited < seconds * 1000; waited += 100)
+	/* poll returns early when something comes: the limit is in host time */
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long waited = 0; job_running(c, j) && waited < seconds * 1000;) {
 		c->nodes.poll(c->nodes.ctx, 100);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+	}
 	if (job_running(c, j))
 		return complain(c, CR_FAILED, where, "job '%s' still runs after %ld s", argv[1], seconds);
 	return CR_OK;

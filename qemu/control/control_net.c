@@ -26,7 +26,7 @@
 #include "kernel/abi/trace.h"
 
 #define DEFAULT_REPLY_MS 15000
-#define AUTH_MS 5000
+#define AUTH_MS 30000 /* long: a hub holding a cluster in virtual time answers once every agent has spoken */
 #define SYNC_LOG_MS 15000
 #define INPUT_RETRY_MS 50
 #define AGENT_WAIT_MS 30000 /* nodes just booted: their agents connect soon */
@@ -67,6 +67,18 @@ static void report(struct control_net *n, const struct ctl_frame *f, const uint8
 	}
 }
 
+/* About to wait for the hub: a scripted controller says it has reacted to
+ * every frame received so far (the hub holds the nodes until it does). */
+static void say_idle(struct control_net *n)
+{
+	if (!n->scripted || n->thinking || n->received == n->idle_said)
+		return;
+	struct ctl_frame f = ctl_frame_make(CTL_IDLE, 0, 0, 0);
+	f.a = n->received;
+	if (ctl_wire_send(&n->w, &f, NULL) == 0 && ctl_wire_flush(&n->w) == 0)
+		n->idle_said = n->received;
+}
+
 /* Read and dispatch frames for up to ms.  With want_id, stop at the reply
  * to it (1, copied to *reply and its payload to buf).  0 when the time is
  * up, -1 when the hub has gone. */
@@ -79,6 +91,7 @@ static int take_frames(struct control_net *n, int ms, uint32_t want_id, struct c
 		const uint8_t *payload;
 		int r;
 		while ((r = ctl_wire_next(&n->w, &f, &payload)) > 0) {
+			n->received++;
 			if (f.type == CTL_REPLY && want_id && f.id == want_id) {
 				*reply = f;
 				if (buf)
@@ -92,6 +105,7 @@ static int take_frames(struct control_net *n, int ms, uint32_t want_id, struct c
 		long left = end - now_ms();
 		if (left <= 0)
 			return 0;
+		say_idle(n);
 		struct pollfd p = { .fd = n->w.fd, .events = POLLIN };
 		if (poll(&p, 1, (int)left) > 0 && ctl_wire_read(&n->w) < 0) {
 			ctl_wire_close(&n->w);
@@ -359,11 +373,13 @@ int control_net_marks(struct control_net *n, const char *filter, uint32_t token,
 		return -1;
 	long end = now_ms() + SYNC_LOG_MS;
 	int r = 0;
+	n->thinking = 1; /* waiting for the log, not the hub: the nodes hold */
 	while (waiting && r == 0 && now_ms() < end) {
 		r = find_marks(log, token, &waiting, err, errlen);
 		if (waiting && r == 0)
 			take_frames(n, 100, 0, NULL, NULL, 0);
 	}
+	n->thinking = 0;
 	dpm_log_close(log);
 	if (r == 0 && waiting) {
 		snprintf(err, errlen, "the traces of node(s)");
@@ -455,6 +471,7 @@ static int step_feed(struct control_net *n, struct control_feed *f)
 void control_net_poll(struct control_net *n, int ms)
 {
 	long end = now_ms() + ms;
+	uint32_t before = n->received;
 	do {
 		struct pollfd p[1 + CONTROL_NET_FEEDS];
 		int np = 0, busy = 0;
@@ -471,13 +488,17 @@ void control_net_poll(struct control_net *n, int ms)
 		long left = end - now_ms();
 		int wait = left < 0 ? 0 : busy && left > INPUT_RETRY_MS ? INPUT_RETRY_MS : (int)left;
 		p[np++] = (struct pollfd){ .fd = n->w.fd, .events = POLLIN };
+		if (wait > 0)
+			say_idle(n);
 		if (poll(p, (nfds_t)np, wait) > 0 && (p[np - 1].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    ctl_wire_read(&n->w) < 0) {
 			ctl_wire_close(&n->w);
 			return;
 		}
 		take_frames(n, 0, 0, NULL, NULL, 0);
-	} while (now_ms() < end);
+		/* something came: the caller reacts before waiting again (a
+		 * scripted controller must not say idle before it has) */
+	} while (n->received == before && now_ms() < end);
 }
 
 /* ---- connecting ------------------------------------------------------------------------ */
@@ -553,7 +574,9 @@ static int wait_for_agents(struct control_net *n, int ms, char *err, size_t errl
 
 int control_net_open(struct control_net *n, const char *dir, char *err, size_t errlen)
 {
+	int scripted = n->scripted;
 	memset(n, 0, sizeof *n);
+	n->scripted = scripted;
 	n->w.fd = -1;
 	n->reply_ms = DEFAULT_REPLY_MS;
 	snprintf(n->dir, sizeof n->dir, "%s", dir);
@@ -582,6 +605,7 @@ int control_net_open(struct control_net *n, const char *dir, char *err, size_t e
 	}
 	struct ctl_frame f = ctl_frame_make(CTL_AUTH, 0, 0, 0);
 	f.len = CTL_SECRET_HEX;
+	f.a = n->scripted ? CTL_AUTH_SCRIPTED : 0;
 	int32_t status;
 	n->reply_ms = AUTH_MS;
 	int r = request(n, &f, hex, NULL, NULL, 0, &status, err, errlen);

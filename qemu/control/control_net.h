@@ -35,11 +35,18 @@ struct control_net {
 	char dir[4096];
 	uint32_t next_id;
 	int reply_ms;               /* how long a node may take to answer */
+	int scripted;               /* says CTL_IDLE when it waits (CTL_AUTH_SCRIPTED) */
+	int thinking;               /* waiting on something else than the hub */
+	uint32_t received, idle_said; /* frames received; the count last said idle */
 	struct control_feed feeds[CONTROL_NET_FEEDS];
 };
 
 /* Connect to the hub of the cluster in `dir` and show its secret.  0, or
- * -1 with why in err (no cluster, no hub, refused). */
+ * -1 with why in err (no cluster, no hub, refused).  With n->scripted set
+ * before (dpm record, dpm control -f): the controller reacts only to what
+ * it receives, and tells the hub each time it has reacted and waits
+ * (CTL_IDLE), so on a cluster in virtual time its commands are taken at
+ * node times that do not depend on the host (docs/virtual-time.md §2.6). */
 int control_net_open(struct control_net *n, const char *dir, char *err, size_t errlen);
 void control_net_close(struct control_net *n);
 
@@ -61,7 +68,8 @@ int control_net_marks(struct control_net *n, const char *filter, uint32_t token,
 uint32_t control_net_node(struct control_net *n, const char *machine);
 
 /* Wait up to ms for reports (and move standard input along); the hub's
- * socket, and the feeds' descriptors, are watched. */
+ * socket, and the feeds' descriptors, are watched.  Returns early once
+ * something came from the hub, for the caller to react to. */
 void control_net_poll(struct control_net *n, int ms);
 
 #endif

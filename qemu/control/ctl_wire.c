@@ -83,11 +83,9 @@ int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **paylo
 	return 1;
 }
 
-int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload)
+/* Room for n more bytes in the send queue: 0, or -1 (limit, memory). */
+static int tx_room(struct ctl_wire *w, size_t n)
 {
-	size_t n = CTL_FRAME_SIZE + f->len;
-	if (f->len && !payload)
-		return -1; /* a length with nothing behind it: a caller's bug, refused */
 	if (w->tx_limit && w->tx_len + n > w->tx_limit)
 		return -1;
 	if (w->tx_len + n > w->tx_cap) {
@@ -100,10 +98,71 @@ int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *pay
 		w->tx = bigger;
 		w->tx_cap = cap;
 	}
-	memcpy(w->tx + w->tx_len, f, CTL_FRAME_SIZE);
-	if (f->len)
-		memcpy(w->tx + w->tx_len + CTL_FRAME_SIZE, payload, f->len);
+	return 0;
+}
+
+static void put(struct ctl_wire *w, const void *data, size_t n)
+{
+	if (n)
+		memcpy(w->tx + w->tx_len, data, n);
 	w->tx_len += n;
+}
+
+int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload)
+{
+	if (f->len && !payload)
+		return -1; /* a length with nothing behind it: a caller's bug, refused */
+	if (tx_room(w, CTL_FRAME_SIZE + f->len) < 0)
+		return -1;
+	put(w, f, CTL_FRAME_SIZE);
+	put(w, payload, f->len);
+	return 0;
+}
+
+int ctl_wire_send_envelope(struct ctl_wire *w, uint32_t kind, uint64_t time,
+			   const struct ctl_frame *f, const void *payload)
+{
+	struct ctl_envelope e = { CTL_ENV_MAGIC, kind, f ? CTL_FRAME_SIZE + f->len : 0, 0, time };
+	if ((f && f->len && !payload) || tx_room(w, CTL_ENV_SIZE + e.len) < 0)
+		return -1;
+	put(w, &e, CTL_ENV_SIZE);
+	if (f) {
+		put(w, f, CTL_FRAME_SIZE);
+		put(w, payload, f->len);
+	}
+	return 0;
+}
+
+int ctl_wire_next_envelope(struct ctl_wire *w, struct ctl_envelope *e, const uint8_t **payload)
+{
+	drop_handed_out(w);
+	if (w->rx_len < CTL_ENV_SIZE)
+		return 0;
+	memcpy(e, w->rx, CTL_ENV_SIZE);
+	if (e->magic != CTL_ENV_MAGIC || e->len > CTL_FRAME_SIZE + CTL_PAYLOAD_MAX + 65536)
+		return -1;
+	if (w->rx_len < CTL_ENV_SIZE + e->len)
+		return 0;
+	*payload = w->rx + CTL_ENV_SIZE;
+	w->rx_taken = CTL_ENV_SIZE + e->len;
+	return 1;
+}
+
+int ctl_wire_feed(struct ctl_wire *w, const void *data, size_t n)
+{
+	drop_handed_out(w);
+	if (w->rx_len + n > w->rx_cap) {
+		size_t cap = w->rx_cap ? w->rx_cap : READ_ROOM;
+		while (cap < w->rx_len + n)
+			cap *= 2;
+		uint8_t *bigger = realloc(w->rx, cap);
+		if (!bigger)
+			return -1;
+		w->rx = bigger;
+		w->rx_cap = cap;
+	}
+	memcpy(w->rx + w->rx_len, data, n);
+	w->rx_len += n;
 	return 0;
 }
 

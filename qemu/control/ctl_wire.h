@@ -44,6 +44,18 @@ int ctl_wire_flush(struct ctl_wire *w);
 /* Bytes still queued. */
 size_t ctl_wire_pending(const struct ctl_wire *w);
 
+/* Virtual time's envelopes (kernel/abi/control.h), on a timed agent's
+ * connection.  The next whole envelope received: 1 and *e with payload
+ * (e->len bytes, valid until the next call), 0 none yet, -1 malformed. */
+int ctl_wire_next_envelope(struct ctl_wire *w, struct ctl_envelope *e, const uint8_t **payload);
+/* Queue an envelope of kind at time carrying frame f (NULL: none).  0 or -1
+ * as ctl_wire_send. */
+int ctl_wire_send_envelope(struct ctl_wire *w, uint32_t kind, uint64_t time,
+			   const struct ctl_frame *f, const void *payload);
+/* Add bytes to what was received, as if read (a wire with no socket that
+ * gathers the frames carried in envelopes).  0, or -1 out of memory. */
+int ctl_wire_feed(struct ctl_wire *w, const void *data, size_t n);
+
 /* A frame with the magic set. */
 struct ctl_frame ctl_frame_make(uint32_t type, uint32_t id, uint32_t node, uint32_t task);
 

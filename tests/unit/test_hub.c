@@ -6,8 +6,10 @@
  * (the hub forwarded such a reply with a null payload and died, cutting
  * every controller and agent off); a node cannot report on another node's
  * process (a forged end cancelled a controller's hold on it); connections
- * that never say who they are cannot lock the hub's places.  Every wait
- * is bounded.
+ * that never say who they are cannot lock the hub's places; in virtual
+ * time, timed agents' frames reach a scripted controller in node-time
+ * order and its commands are stamped with the time of what it reacts to,
+ * no node granted past it until it says idle.  Every wait is bounded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -272,6 +274,127 @@ static void silent_connections_cannot_lock_the_hub(void **state)
 	hub_stop(&h);
 }
 
+/* ---- virtual time (kernel/abi/control.h's envelopes) ---- */
+
+#define LA CTL_VT_LOOKAHEAD_NS
+
+static void send_env(struct ctl_wire *w, uint32_t kind, uint64_t time, struct ctl_frame *f,
+		     const void *payload)
+{
+	assert_int_equal(ctl_wire_send_envelope(w, kind, time, f, payload), 0);
+	for (int tries = 0; ctl_wire_pending(w) && tries < 300; tries++) {
+		assert_int_equal(ctl_wire_flush(w), 0);
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLOUT }, 1, 10);
+	}
+	assert_int_equal(ctl_wire_pending(w), 0);
+}
+
+/* Read a timed agent's envelopes for up to ms: the highest grant seen
+ * (0: none), and the first data envelope's time and frame (*data_time 0:
+ * none). */
+static uint64_t envelopes(struct ctl_wire *w, int ms, uint64_t *data_time, struct ctl_frame *f)
+{
+	uint64_t grant = 0;
+	*data_time = 0;
+	for (int waited = 0; waited < ms; waited += 10) {
+		struct ctl_envelope e;
+		const uint8_t *payload;
+		int r;
+		while ((r = ctl_wire_next_envelope(w, &e, &payload)) > 0) {
+			if (e.kind == CTL_ENV_GRANT && e.time > grant)
+				grant = e.time;
+			if (e.kind == CTL_ENV_DATA && !*data_time) {
+				*data_time = e.time;
+				memcpy(f, payload, CTL_FRAME_SIZE);
+			}
+		}
+		assert_int_equal(r, 0);
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLIN }, 1, 10);
+		if (ctl_wire_read(w) < 0)
+			break;
+	}
+	return grant;
+}
+
+/* 1 when no frame comes on w for ms. */
+static int quiet(struct ctl_wire *w, int ms)
+{
+	struct ctl_frame f;
+	const uint8_t *payload;
+	for (int waited = 0; waited < ms; waited += 10) {
+		if (ctl_wire_next(w, &f, &payload) != 0)
+			return 0;
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLIN }, 1, 10);
+		if (ctl_wire_read(w) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void timed_agent(struct ctl_wire *w, int port, uint32_t id, uint64_t t)
+{
+	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, id, 0);
+	hello.a = (id << 16) | 4;
+	send_env(w, CTL_ENV_DATA, t, &hello, NULL);
+}
+
+static void a_scripted_controller_reacts_at_node_times(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	struct ctl_wire n1, n2, ctl;
+	struct ctl_frame f;
+	uint8_t buf[64];
+	uint64_t at;
+	timed_agent(&n1, h.port, 1, 1000);
+	timed_agent(&n2, h.port, 2, 1000);
+	assert_int_equal(envelopes(&n1, 300, &at, &f), 1000 + LA); /* both promised 1 us */
+	assert_int_equal(ctl_wire_init(&ctl, try_connect(h.port), 0), 0);
+	struct ctl_frame auth = ctl_frame_make(CTL_AUTH, 1, 0, 0);
+	auth.a = CTL_AUTH_SCRIPTED;
+	send_frame(&ctl, auth, secret, CTL_SECRET_HEX);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+
+	/* A command with nothing to react to yet: taken at the node's grant. */
+	static const char create[] = "\0prog";
+	send_frame(&ctl, ctl_frame_make(CTL_CREATE, 7, 1, 0), create, sizeof create);
+	envelopes(&n1, 300, &at, &f);
+	assert_int_equal(at, 1000 + LA);
+	assert_int_equal(f.type, CTL_CREATE);
+
+	/* Node 1 answers at 50 us; node 2 has promised only 40 us: held. */
+	struct ctl_frame reply = ctl_frame_make(CTL_REPLY, f.id, 1, (1u << 16) | 5);
+	send_env(&n1, CTL_ENV_DATA, 50000, &reply, NULL);
+	send_env(&n2, CTL_ENV_PROMISE, 40000, NULL, NULL);
+	assert_int_equal(quiet(&ctl, 300), 1);
+	send_env(&n2, CTL_ENV_PROMISE, 90000, NULL, NULL);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.id, 7);
+
+	/* Reacting to it: its command is taken at 50 us + the lookahead, and
+	 * nobody is granted more until it says idle, whatever the promises. */
+	send_env(&n1, CTL_ENV_PROMISE, 90000, NULL, NULL);
+	send_frame(&ctl, ctl_frame_make(CTL_STOP, 8, 1, (1u << 16) | 5), NULL, 0);
+	uint64_t g = envelopes(&n1, 300, &at, &f);
+	assert_int_equal(at, 50000 + LA);
+	assert_int_equal(f.type, CTL_STOP);
+	assert_true(g <= 50000 + LA);
+	struct ctl_frame idle = ctl_frame_make(CTL_IDLE, 0, 0, 0);
+	idle.a = 1; /* an idle for fewer frames than it was sent is not one */
+	send_frame(&ctl, idle, NULL, 0);
+	assert_true(envelopes(&n2, 300, &at, &f) <= 50000 + LA);
+	idle.a = 2;
+	send_frame(&ctl, idle, NULL, 0);
+	assert_int_equal(envelopes(&n2, 300, &at, &f), 90000 + LA);
+
+	ctl_wire_close(&n1);
+	ctl_wire_close(&n2);
+	ctl_wire_close(&ctl);
+	hub_stop(&h);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -279,6 +402,7 @@ int main(void)
 		cmocka_unit_test(a_reply_with_a_payload_reaches_the_controller),
 		cmocka_unit_test(a_node_cannot_report_on_another_nodes_process),
 		cmocka_unit_test(silent_connections_cannot_lock_the_hub),
+		cmocka_unit_test(a_scripted_controller_reacts_at_node_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
