@@ -42,15 +42,7 @@ record() {
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	check "$name: the nodes synchronised" grep -q "^vlink: $((n - 1)) peers up" "$d/n$n.console"
 	check_that "$name: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
-	# the other nodes ship what they traced up to node 1's end in their
-	# own (host) time: wait until the log has stopped growing
-	local size=-1 now
-	for i in $(seq 40); do
-		now=$(stat -c %s "$d/meter.log" 2>/dev/null || echo 0)
-		[ "$now" = "$size" ] && break
-		size=$now
-		sleep 1
-	done
+	wait_log_settled "$d/meter.log"
 	"$DPM" cluster down --dir "$d" >/dev/null
 	# each node's batches reach the filter over its own host link, so how
 	# they interleave in the log is the host's doing: per node, in order
