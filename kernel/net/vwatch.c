@@ -8,9 +8,9 @@
  * sent again only when a stalled sender's transport clock crept to TCP's
  * retransmission timeout, maybe never.  So the host time the watchdog
  * counts while stalled is credited to the transport clock (net_credit_ms),
- * never to the node clock, and the caller's loop runs lwIP's timeouts
- * (net_tick): TCP retransmits and heartbeats go out, and a loss costs host
- * time only.  Silence is judged on the same host time: a peer this node
+ * never to the node clock, in steps of lwIP's TCP timer with its timeouts
+ * run after each (net_tick): TCP retransmits and heartbeats go out at the
+ * rate they would on a real clock, and a loss costs host time only.  Silence is judged on the same host time: a peer this node
  * waits on that is heard from by nothing for `vdown` ms of it is declared
  * DOWN (peer_declare_down: node_down, E_NODEDOWN to waiters), and vlink
  * takes it out of the horizon.  A live peer is never silent that long: a
@@ -20,8 +20,14 @@
 #include "kernel/kernel.h"
 #include "netconfig.h"
 #include "netstack.h"
+#include "net.h"
 #include "peer.h"
 #include "vwatch.h"
+
+/* lwIP's TCP timer (TCP_TMR_INTERVAL): credits go in steps of it, each
+ * followed by lwIP's timeouts, since a cyclic timer that fell behind runs
+ * once, not once per interval missed (docs/virtual-time.md §1c). */
+#define STEP_MS 250
 
 static uint32_t heard[NET_MAX_PEERS + 1];
 static uint32_t silent_ms[NET_MAX_PEERS + 1];
@@ -37,8 +43,10 @@ static int is_held(uint32_t node, const uint32_t *held, uint32_t nheld)
 void vwatch_wait(const uint32_t *held, uint32_t nheld)
 {
 	uint32_t ms = arch_wait_for_device();
-	if (ms)
-		net_credit_ms(ms);
+	for (uint32_t step = 0; step < ms; step += STEP_MS) {
+		net_credit_ms(ms - step < STEP_MS ? ms - step : STEP_MS);
+		net_tick();
+	}
 	for (uint32_t i = 0; i < net_config.npeers; i++) {
 		uint32_t node = net_config.peers[i], h = peer_heard(node);
 		if (node == node_id)
