@@ -12,6 +12,7 @@
 #include "kernel/vtime.h"
 #include "netconfig.h"
 #include "netstack.h"
+#include "vwatch.h"
 #include "addrplan.h"
 #include "net_lwip.h"
 #include "ethdev.h"
@@ -60,13 +61,17 @@ static int tcp_data_segment(const uint8_t *f, uint32_t len)
 	return total > ihl + (ip[ihl + 12] >> 4) * 4u;
 }
 
-/* vdrop=N, virtual time only: the cluster card's Nth data segment since
- * boot is lost, once (docs/network.md; tests/cluster/cluster_test_vtime_loss.sh). */
+/* vdrop=N, virtual time only: the Nth data segment the cluster card takes
+ * while this node is stalled (halted in vwatch_wait: a segment it waits
+ * for, most likely) is lost, once (docs/network.md;
+ * tests/cluster/cluster_test_vtime_loss.sh).  Counting only those puts
+ * the loss where the peers have nothing more to send, so TCP's fast
+ * retransmit (three duplicate ACKs) cannot repair it: only its timer. */
 static int dropped_for_test(const struct net_if *nif, const uint8_t *frame, uint32_t len)
 {
 	static uint32_t seen;
 	if (!vtime_on || !net_config.drop_segment || nif->role != NET_ROLE_CLUSTER ||
-	    !tcp_data_segment(frame, len) || ++seen != net_config.drop_segment)
+	    !vwatch_halted() || !tcp_data_segment(frame, len) || ++seen != net_config.drop_segment)
 		return 0;
 	kprintf("net: vdrop=%u: this data segment is dropped\n", seen);
 	return 1;

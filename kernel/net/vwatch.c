@@ -29,6 +29,7 @@
  * once, not once per interval missed (docs/virtual-time.md §1c). */
 #define STEP_MS 250
 
+static int halted;
 static uint32_t heard[NET_MAX_PEERS + 1];
 static uint32_t silent_ms[NET_MAX_PEERS + 1];
 
@@ -40,9 +41,16 @@ static int is_held(uint32_t node, const uint32_t *held, uint32_t nheld)
 	return 0;
 }
 
+int vwatch_halted(void)
+{
+	return halted;
+}
+
 void vwatch_wait(const uint32_t *held, uint32_t nheld)
 {
+	halted = 1;
 	uint32_t ms = arch_wait_for_device();
+	halted = 0;
 	for (uint32_t step = 0; step < ms; step += STEP_MS) {
 		net_credit_ms(ms - step < STEP_MS ? ms - step : STEP_MS);
 		net_tick();

@@ -13,4 +13,7 @@
  * out); a peer in held[] (the peers this node waits on) heard from by
  * nothing for `vdown` ms of such host time is declared DOWN. */
 void vwatch_wait(const uint32_t *held, uint32_t nheld);
+/* 1 while halted in vwatch_wait (frames taken then arrived while this node
+ * was stalled: what vdrop= counts, kernel/net/netif.c). */
+int vwatch_halted(void);
 #endif

@@ -3,7 +3,8 @@
 # time (docs/virtual-time.md §2.8, kernel/net/vwatch.c): the stalled
 # node's host-time watchdog.
 #  - loss: a metered 2-node ping-pong in virtual time is recorded twice,
-#    once with node 2's cluster card dropping one data segment (vdrop=);
+#    once with node 2's cluster card dropping one data segment it takes
+#    while stalled (vdrop=);
 #    both nodes stall on the lost frame with no virtual timer armed, so
 #    only the watchdog's host time moves TCP's clock to send it again.
 #    The run must end in bounded host time with `dpm dump --csv` equal to
@@ -46,7 +47,7 @@ record() {
 # another).  The run without a drop gets a vdrop= never reached, of the
 # same length: the kernel command line's length moves the boot's
 # instruction count, so every later time (seen: 578 ns on an x86 node).
-DROP=${LOSS_SEGMENT:-300}
+DROP=${LOSS_SEGMENT:-50}
 NODROP=vdrop=99999999 WITHDROP=vdrop=$(printf %08d "$DROP")
 # compare PLAIN DROP LOSER: DROP's log is complete and equals PLAIN's
 compare() {
