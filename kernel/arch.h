@@ -22,11 +22,16 @@ uint64_t arch_clock_ns(void);
  * tick becomes one-shot deadlines in node-clock time (vtime_next_deadline,
  * vtime_deadline).  arch_wait_for_device: halt until a network card's
  * interrupt (or any other but the deadline's), with the clock standing
- * still; the cards' handlers may run meanwhile. */
+ * still; the cards' handlers may run meanwhile.  A host-time watchdog
+ * (x86: the RTC's periodic interrupt, ARM: the PL031's alarm; both run on
+ * QEMU's host clock, not the instruction counter) wakes it too: it returns
+ * the milliseconds of host time the watchdog counted while it waited (0
+ * when something else woke it); a watchdog period that ended before the
+ * wait began is not counted. */
 void arch_clock_pause(void);
 void arch_clock_resume(uint64_t advance_ns);
 void arch_tick_virtual(void);
-void arch_wait_for_device(void);
+uint32_t arch_wait_for_device(void);
 
 /* Stop the machine; under QEMU the host sees `code`. */
 void arch_poweroff(int code) __attribute__((noreturn));

@@ -12,11 +12,13 @@
 #define GICD_BASE DEVICE_VA(0x08000000u)
 #define GICC_BASE DEVICE_VA(0x08010000u)
 #define UART_BASE DEVICE_VA(0x09000000u)
+#define RTC_BASE DEVICE_VA(0x09010000u)   /* the PL031 */
 #define VIRTIO_MMIO_BASE DEVICE_VA(0x0a000000u)
 #define RAM_BASE 0x40000000u
 
 #define TIMER_HZ 100
 #define IRQ_VTIMER 27   /* the generic timer's virtual-timer PPI (16 + 11) */
+#define IRQ_RTC 34      /* the PL031's SPI (32 + 2) */
 
 void mmu_init(uintptr_t mem_end);
 void mmu_switch(uintptr_t as);      /* TTBR0 := as (0: no user space) */

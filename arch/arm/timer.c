@@ -89,9 +89,47 @@ static void disarm(void)
 	gic_clear_pending(IRQ_VTIMER);
 }
 
+/* The stalled node's host-time watchdog (docs/virtual-time.md §2.8): the
+ * PL031 counts seconds of QEMU's host clock, and its alarm (match
+ * register) comes 1 s of host time after it is set, while the node clock
+ * stands still.  Its line is open only in arch_wait_for_device; the alarm
+ * is set when a wait begins with none pending and stays set across the
+ * waits that frames end, so a long stall is counted even if frames keep
+ * waking it; one that fell due outside a wait is cleared, not counted. */
+#define RTC_DR 0x00
+#define RTC_MR 0x04
+#define RTC_IMSC 0x10
+#define RTC_RIS 0x14
+#define RTC_MIS 0x18
+#define RTC_ICR 0x1c
+#define RTC_PERIOD_MS 1000
+static int rtc_armed;
+static uint32_t rtc_counted;
+
+static void rtc_interrupt(void *unused)
+{
+	(void)unused;
+	if (mmio_read32(RTC_BASE + RTC_MIS) & 1) {
+		mmio_write32(RTC_BASE + RTC_ICR, 1);
+		rtc_counted += RTC_PERIOD_MS;
+		rtc_armed = 0;
+	}
+}
+
+static void rtc_arm(void)
+{
+	mmio_write32(RTC_BASE + RTC_ICR, 1);
+	gic_clear_pending(IRQ_RTC);
+	mmio_write32(RTC_BASE + RTC_MR, mmio_read32(RTC_BASE + RTC_DR) + 1);
+	rtc_armed = 1;
+}
+
 void arch_tick_virtual(void)
 {
 	tick_virtual = 1;
+	mmio_write32(RTC_BASE + RTC_IMSC, 1);
+	if (arch_irq_register(IRQ_RTC, rtc_interrupt, NULL) != 0) /* closed but in waits */
+		panic("timer: no room for the PL031's interrupt");
 	arm_deadline();
 }
 
@@ -120,9 +158,13 @@ void arch_clock_resume(uint64_t advance_ns)
 }
 
 /* Stalled at a horizon: no deadline (resume arms it again), the cards'
- * lines open while waiting. */
-void arch_wait_for_device(void)
+ * lines and the PL031's open while waiting. */
+uint32_t arch_wait_for_device(void)
 {
 	disarm();
+	if (!rtc_armed || (mmio_read32(RTC_BASE + RTC_RIS) & 1))
+		rtc_arm();
+	rtc_counted = 0;
 	gic_wait_for_devices();
+	return rtc_counted;
 }

@@ -1,7 +1,10 @@
 /*
  * kernel/net/lwip_port.c - what lwIP (NO_SYS=1) asks of its platform:
- * sys_now() in milliseconds from the node clock, LWIP_RAND() for TCP's
- * initial sequence numbers and ephemeral ports, and atoi() for netif.c.
+ * sys_now() in milliseconds from the transport clock, LWIP_RAND() for
+ * TCP's initial sequence numbers and ephemeral ports, and atoi() for
+ * netif.c.  The transport clock is the node clock plus the host time a
+ * stalled node's watchdog counted in virtual time (net_credit_ms; 0 in the
+ * other modes), so TCP's timers run on while the node clock stands still.
  */
 #include "kernel/kernel.h"
 #include "netconfig.h"
@@ -9,10 +12,16 @@
 #include "lwip/sys.h"
 
 static uint32_t random_state;
+static uint32_t credit_ms;
 
 uint32_t net_now_ms(void)
 {
-	return (uint32_t)(arch_clock_ns() / 1000000u);
+	return (uint32_t)(arch_clock_ns() / 1000000u) + credit_ms;
+}
+
+void net_credit_ms(uint32_t ms)
+{
+	credit_ms += ms;
 }
 
 u32_t sys_now(void)

@@ -4,6 +4,10 @@
  *   host=meter:7001,...     host services reachable through the host link
  *   peertimeout=MS          silence after which a peer is down (default 3000)
  *   peerwait=MS             how long a peer may take to come up (default 20000)
+ *   vdown=MS                virtual time: host time a stalled node waits on a
+ *                           silent peer before it is down (default 10000)
+ *   vdrop=N                 virtual time, a test's: the cluster card drops the
+ *                           Nth TCP segment with data it receives, once
  *   selftest=peer|peerkill|hostlink  run a transport's self-test
  * Parsing is pure (no globals but the one net_cmdline_option fills) so the
  * host unit tests can run it.
@@ -13,10 +17,12 @@
 
 #define PEER_TIMEOUT_DEFAULT_MS 3000
 #define PEER_WAIT_DEFAULT_MS 20000
+#define VDOWN_DEFAULT_MS 10000
 
 struct net_config net_config = {
 	.peer_timeout_ms = PEER_TIMEOUT_DEFAULT_MS,
 	.peer_wait_ms = PEER_WAIT_DEFAULT_MS,
+	.vdown_ms = VDOWN_DEFAULT_MS,
 };
 
 void net_config_defaults(struct net_config *cfg)
@@ -24,6 +30,7 @@ void net_config_defaults(struct net_config *cfg)
 	memset(cfg, 0, sizeof *cfg);
 	cfg->peer_timeout_ms = PEER_TIMEOUT_DEFAULT_MS;
 	cfg->peer_wait_ms = PEER_WAIT_DEFAULT_MS;
+	cfg->vdown_ms = VDOWN_DEFAULT_MS;
 }
 
 /* A decimal number in [lo, hi] spanning exactly s[0..n). */
@@ -105,6 +112,23 @@ static int key_is(const char *w, uint32_t n, const char *key, const char **value
 	return 1;
 }
 
+/* The keys whose value is one number in a range. */
+static const struct number_key {
+	const char *key;
+	uint32_t lo, hi;
+	size_t offset;       /* of its uint32_t in struct net_config */
+	const char *range;   /* the message for a bad value */
+} number_keys[] = {
+	{ "peertimeout", 100, 3600000, offsetof(struct net_config, peer_timeout_ms),
+	  "peertimeout: milliseconds from 100 to 3600000" },
+	{ "peerwait", 100, 3600000, offsetof(struct net_config, peer_wait_ms),
+	  "peerwait: milliseconds from 100 to 3600000" },
+	{ "vdown", 1000, 3600000, offsetof(struct net_config, vdown_ms),
+	  "vdown: milliseconds from 1000 to 3600000" },
+	{ "vdrop", 1, 100000000, offsetof(struct net_config, drop_segment),
+	  "vdrop: a segment number from 1 to 100000000" },
+};
+
 int net_config_parse(struct net_config *cfg, const char *w, uint32_t n, const char **msg)
 {
 	const char *v;
@@ -113,16 +137,13 @@ int net_config_parse(struct net_config *cfg, const char *w, uint32_t n, const ch
 		return parse_peers(cfg, v, vn, msg);
 	if (key_is(w, n, "host", &v, &vn))
 		return parse_host(cfg, v, vn, msg);
-	if (key_is(w, n, "peertimeout", &v, &vn)) {
-		if (parse_number(v, vn, 100, 3600000, &num) < 0)
-			return *msg = "peertimeout: milliseconds from 100 to 3600000", -1;
-		cfg->peer_timeout_ms = num;
-		return 1;
-	}
-	if (key_is(w, n, "peerwait", &v, &vn)) {
-		if (parse_number(v, vn, 100, 3600000, &num) < 0)
-			return *msg = "peerwait: milliseconds from 100 to 3600000", -1;
-		cfg->peer_wait_ms = num;
+	for (uint32_t i = 0; i < sizeof number_keys / sizeof *number_keys; i++) {
+		const struct number_key *k = &number_keys[i];
+		if (!key_is(w, n, k->key, &v, &vn))
+			continue;
+		if (parse_number(v, vn, k->lo, k->hi, &num) < 0)
+			return *msg = k->range, -1;
+		*(uint32_t *)((char *)cfg + k->offset) = num;
 		return 1;
 	}
 	if (key_is(w, n, "selftest", &v, &vn)) {

@@ -24,6 +24,8 @@ struct net_config {
 	uint32_t nhost;
 	uint32_t peer_timeout_ms;  /* peertimeout=: silence before a peer is down */
 	uint32_t peer_wait_ms;     /* peerwait=: time a peer has to come up at boot */
+	uint32_t vdown_ms;         /* vdown=: virtual time, host-time silence before down */
+	uint32_t drop_segment;     /* vdrop=: virtual time, the data segment to drop (0: none) */
 	char selftest[NET_NAME_MAX]; /* selftest=: peer, peerkill, hostlink or "" */
 };
 

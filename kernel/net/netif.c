@@ -5,11 +5,14 @@
  *   52:54:00:00:01:NN  the host link     10.0.2.15/24, QEMU user networking
  * Anything else is left unconfigured.  Frames are copied between the
  * driver's buffers and lwIP's pbufs in both directions: simple, and the
- * frames are small.
+ * frames are small.  In virtual time a test can have the cluster card
+ * lose one received segment (vdrop=), as vde_switch does on a full socket.
  */
 #include "kernel/kernel.h"
+#include "kernel/vtime.h"
 #include "netconfig.h"
 #include "netstack.h"
+#include "vwatch.h"
 #include "addrplan.h"
 #include "net_lwip.h"
 #include "ethdev.h"
@@ -46,9 +49,39 @@ static err_t link_output(struct netif *netif, struct pbuf *p)
 	return ERR_OK;
 }
 
+/* An IPv4 TCP segment that carries data (not a bare ACK, SYN or FIN). */
+static int tcp_data_segment(const uint8_t *f, uint32_t len)
+{
+	if (len < 14 + 40 || f[12] != 0x08 || f[13] != 0x00)
+		return 0;
+	const uint8_t *ip = f + 14;
+	uint32_t ihl = (ip[0] & 15u) * 4u, total = (uint32_t)ip[2] << 8 | ip[3];
+	if (ip[9] != 6 || ihl < 20 || total > len - 14 || total < ihl + 20)
+		return 0;
+	return total > ihl + (ip[ihl + 12] >> 4) * 4u;
+}
+
+/* vdrop=N, virtual time only: the Nth data segment the cluster card takes
+ * while this node is stalled (halted in vwatch_wait: a segment it waits
+ * for, most likely) is lost, once (docs/network.md;
+ * tests/cluster/cluster_test_vtime_loss.sh).  Counting only those puts
+ * the loss where the peers have nothing more to send, so TCP's fast
+ * retransmit (three duplicate ACKs) cannot repair it: only its timer. */
+static int dropped_for_test(const struct net_if *nif, const uint8_t *frame, uint32_t len)
+{
+	static uint32_t seen;
+	if (!vtime_on || !net_config.drop_segment || nif->role != NET_ROLE_CLUSTER ||
+	    !vwatch_halted() || !tcp_data_segment(frame, len) || ++seen != net_config.drop_segment)
+		return 0;
+	kprintf("net: vdrop=%u: this data segment is dropped\n", seen);
+	return 1;
+}
+
 static void frame_input(struct ethdev *e, const uint8_t *frame, uint32_t len)
 {
 	struct net_if *nif = e->stack;
+	if (dropped_for_test(nif, frame, len))
+		return;
 	struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
 	if (!p)
 		return;   /* dropped; TCP recovers */

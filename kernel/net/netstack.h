@@ -12,6 +12,10 @@
  * call into lwIP goes through here. */
 void net_run(void (*fn)(void *), void *arg);
 uint32_t net_random(void);
-/* Milliseconds since boot, the clock of every network timeout. */
+/* The transport clock, of every network timeout: milliseconds since boot
+ * of the node clock, plus the credits below. */
 uint32_t net_now_ms(void);
+/* Virtual time: host time a stalled node's watchdog counted (kernel/net/
+ * vwatch.c) moves the transport clock on, never the node clock. */
+void net_credit_ms(uint32_t ms);
 #endif

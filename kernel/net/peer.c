@@ -7,6 +7,11 @@
  * up on an attempt after a second.  Each side's first frame is HELLO (magic, node id); a
  * peer is UP when its HELLO has arrived.  A heartbeat each second keeps
  * silence meaningful.  All state changes happen on the network stack.
+ * In virtual time silence on the transport clock is not failure (a peer
+ * stalled at its horizon is merely slow in host time): the stalled node's
+ * watchdog (vwatch.c) judges it in host time and calls peer_declare_down;
+ * and received segments are acknowledged at once, not at lwIP's next fast
+ * timer, which a stalled node's transport clock may take long to reach.
  */
 #include "kernel/kernel.h"
 #include "netconfig.h"
@@ -33,6 +38,7 @@ struct peer {
 	uint32_t last_rx_ms;
 	uint32_t last_heartbeat_ms;
 	uint32_t wait_until_ms;      /* CONNECTING: down after this        */
+	uint32_t heard;              /* receptions counted (peer_heard)    */
 	uint8_t ring[PEER_SNDBUF];
 };
 
@@ -88,6 +94,8 @@ void peer_set_vtime(uint32_t stamp_len, void (*stamp)(uint32_t, uint32_t, uint8_
 	stamp = stamp_bytes ? stamp : NULL;
 	stamp_fn = stamp;
 	report_fn = report;
+	for (uint32_t i = 0; i < npeers; i++)
+		peers[i].stream.ack_now = stamp != NULL;
 }
 
 static void declare_down(struct peer *p, const char *why)
@@ -156,6 +164,7 @@ static int on_data(void *owner, const uint8_t *data, uint32_t n)
 {
 	struct peer *p = owner;
 	p->last_rx_ms = net_now_ms();
+	p->heard++;
 	int r = frame_rx_feed(&p->rx, data, n, on_frame, p);
 	if (r < 0) {
 		if (p->state == PEER_UP)
@@ -219,7 +228,7 @@ static void tick_one(struct peer *p, uint32_t now)
 		return;
 	}
 	if (p->state == PEER_UP) {
-		if ((int32_t)(now - p->last_rx_ms) > (int32_t)net_config.peer_timeout_ms) {
+		if (!stamp_fn && (int32_t)(now - p->last_rx_ms) > (int32_t)net_config.peer_timeout_ms) {
 			declare_down(p, "silent for longer than peertimeout");
 			return;
 		}
@@ -337,6 +346,32 @@ int peer_state(uint32_t node)
 {
 	struct peer *p = find(node);
 	return p ? (int)p->state : PEER_DOWN;
+}
+
+uint32_t peer_heard(uint32_t node)
+{
+	struct peer *p = find(node);
+	return p ? p->heard : 0;
+}
+
+struct down_request {
+	struct peer *p;
+	const char *why;
+};
+
+static void down_on_net_stack(void *arg)
+{
+	struct down_request *r = arg;
+	declare_down(r->p, r->why);
+}
+
+void peer_declare_down(uint32_t node, const char *why)
+{
+	struct peer *p = find(node);
+	if (!p || p->state != PEER_UP)
+		return;
+	struct down_request r = { p, why };
+	net_run(down_on_net_stack, &r);
 }
 
 int peer_drained(uint32_t node)

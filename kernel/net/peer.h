@@ -8,7 +8,8 @@
  * node excepted.  Each is CONNECTING from boot until the first connection
  * to it is made (frames sent meanwhile are queued), then UP, and DOWN once
  * its connection fails, it stays silent for `peertimeout` ms (default
- * 3000; every node sends a heartbeat each second), or it does not come up
+ * 3000; every node sends a heartbeat each second; in virtual time silence
+ * is judged in host time instead, kernel/net/vwatch.c), or it does not come up
  * within `peerwait` ms of boot (default 20000).  Going DOWN discards what
  * was queued for it and calls the node_down upcall exactly once.  A DOWN
  * node that reconnects (it was restarted) becomes UP again: it is a new
@@ -48,6 +49,13 @@ int peer_state(uint32_t node);
 int peer_drained(uint32_t node);
 /* Bytes that can still be queued for `node` (0 when it is DOWN). */
 uint32_t peer_send_space(uint32_t node);
+/* How many times bytes came from `node` (any frame, heartbeats included):
+ * a count that changes when the node is heard. */
+uint32_t peer_heard(uint32_t node);
+/* `node` (UP) is DOWN from now on, for `why`: the failure path of a
+ * connection lost (queued frames discarded, node_down called).  Virtual
+ * time's host-time failure detection (kernel/net/vwatch.c). */
+void peer_declare_down(uint32_t node, const char *why);
 
 /* The transport's two upcalls: a frame from `from_node` (valid only
  * during the call), and a node gone DOWN.  The remote IPC layer (kernel/

@@ -60,6 +60,8 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 	pbuf_free(p);
 	if (!s->manual_window)
 		tcp_recved(pcb, total);
+	if (s->ack_now)
+		tcp_set_flags(pcb, TF_ACK_NOW); /* sent by tcp_input's tcp_output on return */
 	return ERR_OK;
 }
 

@@ -30,6 +30,8 @@ struct stream {
 	                                 TCP only by stream_recved(), so the
 	                                 other side stays at most a window
 	                                 (TCP_WND) ahead of the owner */
+	int ack_now;                  /* acknowledge every segment at once
+	                                 (no delayed ACK) */
 };
 
 void stream_init(struct stream *s, uint8_t *ring_buf, uint32_t ring_size,

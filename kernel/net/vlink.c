@@ -27,6 +27,10 @@
  * every peer whenever it differs from the last one sent; a peer's report
  * is a request, answered at every stop while this node's promise is short
  * of what that peer waits for (its report's next event).
+ *
+ * Stalled, the node waits in vwatch_wait (the host-time watchdog: lost
+ * frames sent again, silent peers declared DOWN); a peer DOWN, however
+ * found, leaves the horizon (forget_down).
  */
 #include "kernel/kernel.h"
 #include "kernel/vtime.h"
@@ -38,6 +42,7 @@
 #include "vqueue.h"
 #include "vlink.h"
 #include "kernel/hostin.h"
+#include "vwatch.h"
 
 #define QUANTUM_NS 100000u   /* a busy node's stops: every 100 us         */
 #define SLOTS 64             /* frames received, not yet delivered        */
@@ -76,6 +81,8 @@ static void stamp(uint32_t node, uint32_t len, uint8_t *out)
 static void frame_in(uint32_t from, const uint8_t *p, uint32_t len)
 {
 	int i = peer_index(from);
+	if (i >= 0 && vs.peers[i].gone)
+		return;   /* declared DOWN: what it sent is the host's timing */
 	if (i < 0 || len < VSYNC_STAMP_BYTES) {
 		kprintf("vlink: a frame from node %u without a stamp; dropped\n", from);
 		return;
@@ -183,16 +190,38 @@ static int deliver_due(uint64_t now)
 	}
 }
 
+/* Peers DOWN (a connection lost, or the watchdog's verdict) leave the
+ * horizon: the cluster runs on without them. */
+static void forget_down(void)
+{
+	for (uint32_t i = 0; i < vs.npeers; i++)
+		if (peer_state(vs.peers[i].node) == PEER_DOWN && vsync_peer_gone(&vs, vs.peers[i].node) == 0)
+			kprintf("vlink: node %u is down; the horizon goes on without it\n",
+				vs.peers[i].node);
+}
+
+/* Stalled until something comes; `t` is what the node waits to pass, so
+ * the peers whose promises do not reach it hold the node. */
+static void stall(uint64_t t)
+{
+	uint32_t held[VSYNC_MAX_PEERS], n = 0;
+	for (uint32_t i = 0; i < vs.npeers; i++)
+		if (vs.peers[i].eot <= t)
+			held[n++] = vs.peers[i].node;
+	vwatch_wait(held, n);
+}
+
 /* At a stop (clock standing still at now). */
 static void wait(uint64_t now)
 {
 	for (;;) {
 		net_tick();
+		forget_down();
 		send_reports(now, 0, now, 0);
 		if (horizon(0, now) > now)
 			break;
 		send_reports(now, 0, now, 1);
-		arch_wait_for_device();
+		stall(now);
 	}
 }
 
@@ -201,6 +230,7 @@ static uint64_t idle(uint64_t now, uint64_t next)
 {
 	for (;;) {
 		net_tick();
+		forget_down();
 		uint64_t target = vqueue_next(&queue), in = hostin_next(), g = hostin_grant();
 		if (target > next)
 			target = next;
@@ -216,7 +246,7 @@ static uint64_t idle(uint64_t now, uint64_t next)
 			return target;
 		}
 		send_reports(now, 1, ev, 1);
-		arch_wait_for_device();
+		stall(target);
 	}
 }
 

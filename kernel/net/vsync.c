@@ -85,7 +85,7 @@ uint64_t vsync_send(struct vsync *v, uint32_t to, uint64_t now, uint32_t bytes)
 int vsync_heard_data(struct vsync *v, uint32_t from, uint64_t delivery, uint64_t eot)
 {
 	struct vsync_peer *p = find(v, from);
-	if (!p || delivery < p->eot || delivery < p->last_delivery)
+	if (!p || p->gone || delivery < p->eot || delivery < p->last_delivery)
 		return -1;
 	p->last_delivery = delivery;
 	p->eot = max64(p->eot, eot);
@@ -96,11 +96,23 @@ int vsync_heard_data(struct vsync *v, uint32_t from, uint64_t delivery, uint64_t
 int vsync_heard_report(struct vsync *v, const struct vsync_report *r)
 {
 	struct vsync_peer *p = find(v, r->node);
-	if (!p || (p->have_report && r->eot < p->report.eot))
+	if (!p || p->gone || (p->have_report && r->eot < p->report.eot))
 		return -1;
 	p->eot = max64(p->eot, r->eot);
 	p->report = *r;
 	p->have_report = 1;
+	return 0;
+}
+
+int vsync_peer_gone(struct vsync *v, uint32_t node)
+{
+	struct vsync_peer *p = find(v, node);
+	if (!p)
+		return -1;
+	if (p->gone)
+		return 1;
+	p->gone = 1;
+	p->eot = VSYNC_NEVER;
 	return 0;
 }
 
@@ -138,6 +150,8 @@ uint64_t vsync_idle_until(const struct vsync *v, int self_idle, uint64_t self_ne
 	uint64_t t = self_next;
 	for (uint32_t i = 0; i < v->npeers; i++) {
 		const struct vsync_peer *p = &v->peers[i];
+		if (p->gone)
+			continue;
 		if (!p->have_report || !p->report.idle)
 			return VSYNC_NEVER;
 		t = min64(t, p->report.next_event);

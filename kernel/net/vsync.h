@@ -58,6 +58,7 @@ struct vsync_peer {
 	uint32_t sent, received;    /* data frames to / from it             */
 	int have_report;
 	struct vsync_report report; /* its latest report                    */
+	int gone;                   /* declared DOWN (vsync_peer_gone)      */
 };
 
 struct vsync {
@@ -86,6 +87,11 @@ uint64_t vsync_send(struct vsync *v, uint32_t to, uint64_t now, uint32_t bytes);
 int vsync_heard_data(struct vsync *v, uint32_t from, uint64_t delivery, uint64_t eot);
 /* A report: 0, or -1 (unknown node, a promise going backwards). */
 int vsync_heard_report(struct vsync *v, const struct vsync_report *r);
+/* `node` is DOWN: it leaves the horizon (it promises nothing more, as if
+ * for ever) and the idle rule (its counts and reports no longer matter);
+ * what it says afterwards is refused.  0, 1 when it was gone already, -1
+ * for an unknown node. */
+int vsync_peer_gone(struct vsync *v, uint32_t node);
 
 /* T*: when this node is idle with next event `self_next` and every peer's
  * latest report is idle with counts that match pairwise (no frame in

@@ -157,6 +157,19 @@ cleanup_clusters() {
 }
 trap cleanup_clusters EXIT
 
+# wait_log_settled FILE: until FILE has stopped growing (checked each
+# second, for at most 40 s): the nodes ship what they traced in their own
+# (host) time, after the job's node has ended.
+wait_log_settled() {
+	local size=-1 now i
+	for i in $(seq 40); do
+		now=$(stat -c %s "$1" 2>/dev/null || echo 0)
+		[ "$now" = "$size" ] && return 0
+		size=$now
+		sleep 1
+	done
+}
+
 # busy_host_start: two CPU-bound loops beside the test (each ends by itself
 # after 300 s), their pids in BUSY_PIDS; busy_host_stop ends them.  For the
 # tests whose results must not depend on the host's load.
@@ -182,13 +195,8 @@ busy_host_stop() {
 # in order (each node's batches reach the filter over its own host link,
 # so how they interleave in the log is the host's doing).
 vtime_keep_log() {
-	local d=$1 size=-1 now i
-	for i in $(seq 40); do
-		now=$(stat -c %s "$d/meter.log" 2>/dev/null || echo 0)
-		[ "$now" = "$size" ] && break
-		size=$now
-		sleep 1
-	done
+	local d=$1
+	wait_log_settled "$d/meter.log"
 	"$DPM" cluster down --dir "$d" >/dev/null
 	"$DPM" dump --csv "$d/meter.log" | sort -t, -s -k1,1n >"$2"
 }

@@ -101,6 +101,17 @@ static void timeouts_and_selftest(void **state)
 	assert_int_equal(parse("peerwait=60000", &msg), 1);
 	assert_int_equal(cfg.peer_wait_ms, 60000);
 	assert_int_equal(parse("peerwait=x", &msg), -1);
+	assert_int_equal(cfg.vdown_ms, 10000);
+	assert_int_equal(parse("vdown=4000", &msg), 1);
+	assert_int_equal(cfg.vdown_ms, 4000);
+	assert_int_equal(parse("vdown=999", &msg), -1);
+	assert_int_equal(cfg.vdown_ms, 4000);
+	assert_int_equal(cfg.drop_segment, 0);
+	assert_int_equal(parse("vdrop=40", &msg), 1);
+	assert_int_equal(cfg.drop_segment, 40);
+	assert_int_equal(parse("vdrop=0", &msg), -1);
+	assert_int_equal(parse("vdrop=4x", &msg), -1);
+	assert_int_equal(cfg.drop_segment, 40);
 	assert_int_equal(parse("selftest=peerkill", &msg), 1);
 	assert_string_equal(cfg.selftest, "peerkill");
 	assert_int_equal(parse("selftest=other", &msg), -1);

@@ -166,6 +166,38 @@ static void test_idle_rule(void **state)
 	assert_true(vsync_idle_until(&x, 1, VSYNC_NEVER) == VSYNC_NEVER);
 }
 
+/* A peer declared DOWN leaves the horizon and the idle rule, and what it
+ * says afterwards is refused. */
+static void test_peer_gone(void **state)
+{
+	(void)state;
+	struct vsync v;
+	vsync_init(&v, 1, nodes3, 3, &model8);
+	uint64_t L = v.lookahead;
+	struct vsync_report r2 = rep(2, 0, 9000000, 0, 0, 0, 0);
+	r2.eot = 500000;
+	vsync_heard_report(&v, &r2);
+	/* 3 has said nothing: it holds the horizon at L */
+	assert_int_equal(vsync_horizon(&v, 0, 0), L);
+	assert_int_equal(vsync_peer_gone(&v, 3), 0);
+	assert_int_equal(vsync_peer_gone(&v, 3), 1);
+	assert_int_equal(vsync_peer_gone(&v, 9), -1);
+	assert_int_equal(vsync_horizon(&v, 0, 0), 500000);
+	/* the idle rule with 2 alone: 2 idle, counts matching, 3 ignored */
+	struct vsync_report i2 = rep(2, 1, 9000000, 0, 0, 0, 0);
+	i2.eot = 600000;
+	assert_int_equal(vsync_heard_report(&v, &i2), 0);
+	assert_int_equal(vsync_idle_until(&v, 1, 8000000), 8000000);
+	/* this node sent 3 a frame it never got: no longer in flight */
+	vsync_send(&v, 3, 0, 100);
+	assert_int_equal(vsync_idle_until(&v, 1, 8000000), 8000000);
+	/* nothing from 3 is taken any more */
+	struct vsync_report r3 = rep(3, 1, 7000000, 0, 0, 0, 0);
+	assert_int_equal(vsync_heard_report(&v, &r3), -1);
+	assert_int_equal(vsync_heard_data(&v, 3, 9000000, 9000000), -1);
+	assert_int_equal(vsync_horizon(&v, 1, 8000000), 8000000 + L);
+}
+
 static void test_wire_layouts(void **state)
 {
 	(void)state;
@@ -421,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_send_serialises),
 		cmocka_unit_test(test_promises_and_horizon),
 		cmocka_unit_test(test_idle_rule),
+		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_wire_layouts),
 		cmocka_unit_test(test_queue_order),
 		cmocka_unit_test(test_simulated_cluster_is_deterministic),
