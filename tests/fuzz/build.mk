@@ -14,11 +14,13 @@
 FUZZ_SUPPORT := tests/fuzz/fuzz_support.c
 FUZZ_NAMES := meterstream rules log trace cluster_file ctl_wire control sidefiles
 
-FUZZ_SRCS_meterstream := $(FILTER_CORE) $(TRACELOG_LIB)
+# The analyses of a loaded trace (the trace and meter-stream harnesses).
+FUZZ_ANALYSES := tests/fuzz/fuzz_analyses.c $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) \
+	$(ANALYSIS_CAUSALITY)
+FUZZ_SRCS_meterstream := $(FILTER_CORE) $(FUZZ_ANALYSES) $(TRACELOG_LIB)
 FUZZ_SRCS_rules := hostfilter/filter/rules.c $(TRACELOG_LIB)
 FUZZ_SRCS_log := $(TRACELOG_LIB)
-FUZZ_SRCS_trace := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
-	$(TRACELOG_LIB)
+FUZZ_SRCS_trace := $(FUZZ_ANALYSES) $(TRACELOG_LIB)
 FUZZ_SRCS_cluster_file := $(CLUSTER_CORE)
 FUZZ_SRCS_ctl_wire := qemu/control/ctl_wire.c
 FUZZ_SRCS_control := $(CONTROL_CORE)

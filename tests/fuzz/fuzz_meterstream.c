@@ -6,13 +6,15 @@
  * in pieces whose sizes come from the bytes themselves, the way reads
  * split a connection.  Whatever the stream, the log the filter wrote must
  * read back whole with the log reader: a filter log that its own reader
- * rejects is a finding.
+ * rejects is a finding.  Then the analyses run on that log
+ * (fuzz_analyses.h), as they would on what any peer's batches became.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "fuzz_analyses.h"
 #include "hostfilter/filter/meterstream.h"
 #include "hostfilter/filter/rules.h"
 #include "hostfilter/tracelog/formats.h"
@@ -100,5 +102,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("core_close: %s", err);
 	rules_free(&rules);
 	read_back(log_path);
+	fuzz_analyse(log_path);
 	return 0;
 }

@@ -2,82 +2,14 @@
  * tests/fuzz/fuzz_trace.c - a trace as the analyses load it (a filter log
  * or the trace CSV, told apart as analysis/model/trace_load.h does) and
  * every analysis behind `dpm parallel`, `dpm stats`, `dpm causality` and
- * `dpm report`: the computation graph, P for the thesis's five
- * configurations with the default delivery times, message statistics,
- * roles and causality strings.  Any trace may be refused with a message;
- * none may crash an analysis.
+ * `dpm report` (fuzz_analyses.h).  Any trace may be refused with a
+ * message; none may crash an analysis.
  */
-#include <stdio.h>
-#include <string.h>
-
-#include "analysis/model/causality.h"
-#include "analysis/model/causality_roles.h"
-#include "analysis/model/configs.h"
-#include "analysis/model/events.h"
-#include "analysis/model/graph.h"
-#include "analysis/model/mtime.h"
-#include "analysis/model/stats.h"
-#include "analysis/model/trace_load.h"
 #include "fuzz.h"
-
-static void parallel(const struct cgraph *g, const struct trace *t)
-{
-	char err[600];
-	struct config_run runs[CONFIGS_THESIS];
-	memset(runs, 0, sizeof runs);
-	if (configs_plan_thesis(runs, t, err, sizeof err) == 0) {
-		struct mtime_table mt;
-		mtime_default(&mt);
-		if (configs_eval(runs, CONFIGS_THESIS, g, &mt, err, sizeof err) == 0) {
-			for (size_t i = 0; i < CONFIGS_THESIS; i++) {
-				(void)config_path_messages(&runs[i]);
-				for (uint32_t p = 0; p < t->nproc; p++)
-					(void)config_path_cpu(&runs[i], p);
-			}
-		}
-	}
-	for (size_t i = 0; i < CONFIGS_THESIS; i++)
-		config_free(&runs[i]);
-}
-
-static void causality(const struct cgraph *g, const struct trace *t)
-{
-	char err[600];
-	struct roles r = { 0 };
-	struct role_sources src = { NULL, NULL, NULL, NULL, "--" };
-	if (roles_assign(&r, t, &src, err, sizeof err) == 0) {
-		struct causality c;
-		memset(&c, 0, sizeof c);
-		if (causality_compute(&c, g, r.role, 8) == 0) {
-			causality_sort(&c, &c.strings);
-			causality_sort(&c, &c.substrings);
-			causality_sort_transitions(&c);
-		}
-		causality_free(&c);
-	}
-	roles_free(&r, t->nproc);
-}
+#include "fuzz_analyses.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[600];
-	struct trace t;
-	const char *path = fuzz_file(0, data, size);
-	trace_init(&t, path);
-	/* As the commands load (analysis/model/cli.c): no events, no analysis. */
-	if (trace_load(&t, path, err, sizeof err) == 0 && t.nev > 0) {
-		struct stats s;
-		memset(&s, 0, sizeof s);
-		if (stats_compute(&s, &t) == 0)
-			stats_free(&s);
-		struct cgraph g;
-		memset(&g, 0, sizeof g);
-		if (cgraph_build(&g, &t, err, sizeof err) == 0) {
-			parallel(&g, &t);
-			causality(&g, &t);
-		}
-		cgraph_free(&g);
-	}
-	trace_free(&t);
+	fuzz_analyse(fuzz_file(0, data, size));
 	return 0;
 }
