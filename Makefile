@@ -146,6 +146,6 @@ study-tsp: all
 	@bash qemu/scripts/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
 
 clean:
-	rm -rf $(BUILD)/host $(BUILD)/asan $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench
+	rm -rf $(BUILD)/host $(BUILD)/asan $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench $(BUILD)/fuzz
 
 -include $(shell find $(BUILD)/host $(BUILD)/asan -name '*.d' 2>/dev/null)

@@ -25,6 +25,7 @@ DEBIAN_PACKAGES=(
 	dpkg-dev                                    # apt-get source (lwip)
 	gnuplot-nox graphviz                        # analysis plots and graphs
 	bc procps                                   # bench-analysis.sh; ps, pgrep in cluster tests
+	clang libclang-rt-14-dev                    # fuzz harnesses: libFuzzer, clang's sanitizers
 )
 
 LWIP_SOURCE_PACKAGE=lwip

@@ -429,6 +429,8 @@ out:
 			free(c->per_type[t].v);
 	free(c);
 	free(sr);
+	if (rc < 0)
+		rules_free(r); /* rules refused leave nothing allocated */
 	return rc;
 }
 
@@ -453,6 +455,7 @@ int rules_load(struct rules *r, const struct formats *fm, const char *path, char
 	if (!path) {
 		if (keep_everything(r, fm) == 0)
 			return 0;
+		rules_free(r);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -486,10 +489,12 @@ int rules_select(const struct rules *r, uint32_t type, const uint8_t *rec)
 	const struct type_rules *tr = &r->by_type[type];
 	const struct compiled_rule *cr = r->compiled + tr->first;
 	for (uint32_t i = 0; i < tr->n; i++, cr++) {
-		const struct cond *cd = r->conds + cr->first_cond, *end = cd + cr->nconds;
-		while (cd < end && cond_holds(cd, rec))
-			cd++;
-		if (cd == end)
+		/* By index: with no condition in any rule, conds is NULL, and
+		 * NULL + 0 is already undefined behaviour. */
+		uint32_t k = 0;
+		while (k < cr->nconds && cond_holds(&r->conds[cr->first_cond + k], rec))
+			k++;
+		if (k == cr->nconds)
 			return (int)cr->layout;
 	}
 	return -1;

@@ -134,7 +134,11 @@ int formats_load(struct formats *fm, const char *path, char *err, size_t errlen)
 	else
 		r = desc_parse(&fm->descs, DPM_DEFAULT_DESC_NAME, dpm_default_desc,
 			       strlen(dpm_default_desc), 1, err, errlen);
-	return r ? r : formats_build(fm, err, errlen);
+	if (!r)
+		r = formats_build(fm, err, errlen);
+	if (r)
+		formats_free(fm); /* descriptions refused leave nothing allocated */
+	return r;
 }
 
 void formats_free(struct formats *fm)

@@ -470,9 +470,9 @@ static enum control_result cmd_getlog(struct control *c, int argc, char **argv, 
 		return complain(c, CR_FAILED, where, "cannot write %s: %s", argv[2], strerror(errno));
 	}
 	char buf[65536];
-	size_t n, total = 0;
+	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, n, out) == n)
-		total += n;
+		;
 	int bad = ferror(in) || ferror(out);
 	fclose(in);
 	if (fclose(out) != 0 || bad)
