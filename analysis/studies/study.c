@@ -53,47 +53,10 @@ uint32_t study_process(const struct report_run *r, const char *name)
 	return NO_PROC;
 }
 
-struct machine_clock {
-	uint32_t machine;
-	uint64_t first, last;
-};
-
-/* The longest span of one machine's events, each on its own clock. */
-static double longest_machine_span(const struct report_run *r)
-{
-	struct machine_clock m[64];
-	size_t nm = 0;
-	double span = 0;
-	for (size_t i = 0; i < r->tr.nev; i++) {
-		const struct event *e = &r->tr.ev[i];
-		size_t k = 0;
-		while (k < nm && m[k].machine != e->machine)
-			k++;
-		if (k == nm) {
-			if (nm == sizeof m / sizeof m[0])
-				continue;
-			m[nm++] = (struct machine_clock){ e->machine, e->time, e->time };
-		}
-		if (e->time < m[k].first)
-			m[k].first = e->time;
-		if (e->time > m[k].last)
-			m[k].last = e->time;
-		span = fmax(span, (double)(m[k].last - m[k].first));
-	}
-	return span;
-}
-
 double study_elapsed(const struct report_run *r, int *one_clock)
 {
 	*one_clock = !strcmp(r->clock, "virtual");
-	if (!*one_clock)
-		return longest_machine_span(r);
-	uint64_t first = UINT64_MAX, last = 0;
-	for (size_t i = 0; i < r->tr.nev; i++) {
-		first = r->tr.ev[i].time < first ? r->tr.ev[i].time : first;
-		last = r->tr.ev[i].time > last ? r->tr.ev[i].time : last;
-	}
-	return r->tr.nev ? (double)(last - first) : 0;
+	return trace_elapsed(&r->tr, *one_clock);
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
