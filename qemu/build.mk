@@ -42,3 +42,11 @@ DPM_LDLIBS += -ledit
 $(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))
 # The control hub with real sockets on 127.0.0.1.
 $(eval $(call unit_test,test_hub,tests/unit/test_hub.c qemu/commands/cluster_hub.c qemu/control/ctl_wire.c $(CLUSTER_CORE)))
+
+# Virtual time's cost in host time against clock=icount: the demo's
+# workloads, one study run and TSP over 2, 4 and 8 nodes
+# (qemu/scripts/bench_vtime.sh; docs/virtual-time.md).
+BENCH_TARGETS += bench-vtime
+.PHONY: bench-vtime
+bench-vtime: all
+	bash qemu/scripts/bench_vtime.sh $(abspath $(DPM)) $(BUILD)/bench
