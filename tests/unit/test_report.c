@@ -735,6 +735,10 @@ static void the_table_beside_the_log_is_used(void **state)
 	char want[4300];
 	snprintf(want, sizeof want, "%s (recorded with the log, clock=virtual)", table);
 	assert_non_null(strstr(page, want));
+	/* one clock: the summary gives the run's completion beside its prediction
+	 * (1 to 2 ns; the message crosses machines in 50 ns) */
+	assert_non_null(strstr(page, "Recorded in virtual time, it took 1 ns from its first to its "
+				     "last event; t_max with CPU contention predicts 50 ns (+4900.0%)."));
 	free(page);
 	result_free(&r);
 	unlink(table);
@@ -1250,6 +1254,11 @@ static void fs_completion_on_one_clock(void **state)
 	file_has("oneclock/study-fs-completion.csv",
 		 (const char *[]){ "\nV,A,,", ",0.007,", ",one clock\nI,B,,", ",0.006,",
 				   ",one machine\n", NULL });
+	/* the summary's completion sentence for the run on one clock only */
+	char *page = page_of(dir), *at = strstr(page, "Recorded in virtual time, it took 7 us");
+	assert_non_null(at);
+	assert_null(strstr(at + 1, "Recorded in virtual time"));
+	free(page);
 	result_free(&r);
 	unlink(table);
 	snprintf(table, sizeof table, "%s.mtime", virt);
