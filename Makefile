@@ -133,17 +133,19 @@ check:
 
 bench: $(BENCH_TARGETS)
 
-# `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too.
+# `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too;
+# DEMO_CLOCK=icount or plain in another clock than virtual time.
 DEMO_ARCH ?= x86
 demo: all
-	@bash qemu/scripts/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
+	@DEMO_CLOCK="$(DEMO_CLOCK)" bash qemu/scripts/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
 
 # The thesis's two studies on our own clusters (docs/studies.md): each
-# keeps its runs under build/study-*/runs and resumes where it stopped.
+# keeps its runs under build/study-*/runs and resumes where it stopped;
+# in virtual time unless STUDY_CLOCK=icount or plain.
 study-fs: all
-	@bash qemu/scripts/study_fs.sh $(abspath $(DPM)) $(BUILD)/study-fs
+	@STUDY_CLOCK="$(STUDY_CLOCK)" bash qemu/scripts/study_fs.sh $(abspath $(DPM)) $(BUILD)/study-fs
 study-tsp: all
-	@bash qemu/scripts/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
+	@STUDY_CLOCK="$(STUDY_CLOCK)" bash qemu/scripts/study_tsp.sh $(abspath $(DPM)) $(BUILD)/study-tsp
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/asan $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/x86 $(BUILD)/arm $(BUILD)/bench $(BUILD)/fuzz

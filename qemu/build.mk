@@ -43,3 +43,11 @@ $(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))
 # The control hub with real sockets on 127.0.0.1.
 $(eval $(call unit_test,test_hub,tests/unit/test_hub.c qemu/commands/cluster_hub.c qemu/control/ctl_wire.c qemu/control/hub_vtime.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_hub_vtime,tests/unit/test_hub_vtime.c qemu/control/hub_vtime.c))
+
+# Virtual time's cost in host time against clock=icount: the demo's
+# workloads, one study run and TSP over 2, 4 and 8 nodes
+# (qemu/scripts/bench_vtime.sh; docs/virtual-time.md).
+BENCH_TARGETS += bench-vtime
+.PHONY: bench-vtime
+bench-vtime: all
+	bash qemu/scripts/bench_vtime.sh $(abspath $(DPM)) $(BUILD)/bench

@@ -108,6 +108,49 @@ struct event *trace_add(struct trace *t, const struct event *e)
 	return &t->ev[t->nev++];
 }
 
+struct machine_span {
+	uint32_t machine;
+	uint64_t first, last;
+};
+
+/* The longest span of one machine's events, each on its own clock. */
+static double longest_machine_span(const struct trace *t)
+{
+	struct machine_span m[64];
+	size_t nm = 0;
+	uint64_t span = 0;
+	for (size_t i = 0; i < t->nev; i++) {
+		const struct event *e = &t->ev[i];
+		size_t k = 0;
+		while (k < nm && m[k].machine != e->machine)
+			k++;
+		if (k == nm) {
+			if (nm == sizeof m / sizeof m[0])
+				continue;
+			m[nm++] = (struct machine_span){ e->machine, e->time, e->time };
+		}
+		if (e->time < m[k].first)
+			m[k].first = e->time;
+		if (e->time > m[k].last)
+			m[k].last = e->time;
+		if (m[k].last - m[k].first > span)
+			span = m[k].last - m[k].first;
+	}
+	return (double)span;
+}
+
+double trace_elapsed(const struct trace *t, int one_clock)
+{
+	if (!one_clock)
+		return longest_machine_span(t);
+	uint64_t first = UINT64_MAX, last = 0;
+	for (size_t i = 0; i < t->nev; i++) {
+		first = t->ev[i].time < first ? t->ev[i].time : first;
+		last = t->ev[i].time > last ? t->ev[i].time : last;
+	}
+	return t->nev ? (double)(last - first) : 0;
+}
+
 const char *process_name(const struct trace *t, uint32_t p, char *buf, size_t len)
 {
 	if (p == NO_PROC || p >= t->nproc)

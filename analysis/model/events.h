@@ -74,6 +74,13 @@ uint32_t trace_process(struct trace *t, uint32_t id);
  * to the stored copy, NULL out of memory. */
 struct event *trace_add(struct trace *t, const struct event *e);
 
+/* The run's elapsed time from its events' times: on one clock (a cluster
+ * in virtual time, where every node's clock is the same), the span from
+ * the first event to the last; otherwise, since different machines'
+ * clocks are never compared, the longest span of one machine's events on
+ * that machine's own clock.  0 without events. */
+double trace_elapsed(const struct trace *t, int one_clock);
+
 /* "node.pid" for a process index, into buf (also returned). */
 const char *process_name(const struct trace *t, uint32_t p, char *buf, size_t len);
 

@@ -5,6 +5,8 @@
  */
 #include "sections.h"
 
+#include <string.h>
+
 #include "analysis/model/cli.h"
 #include "html.h"
 #include "page_parts.h"
@@ -21,6 +23,14 @@ static void key_figures(FILE *f, const struct report_run *r)
 		  (unsigned long long)r->st.total.sent, m->r.P, r->cfg[CFG_UPPER].r.P,
 		  r->cfg[CFG_CONTENTION].r.P, fmt_ns(m->r.T, a, sizeof a),
 		  fmt_ns(m->r.t_max, b, sizeof b));
+	if (!strcmp(r->clock, "virtual")) {
+		/* one clock for every node: the run's completion can be measured */
+		double took = trace_elapsed(&r->tr, 1), t = r->cfg[CFG_CONTENTION].r.t_max;
+		html_text(f, " Recorded in virtual time, it took %s from its first to its last "
+			  "event; t_max with CPU contention predicts %s (%+.1f%%).",
+			  fmt_ns(took, a, sizeof a), fmt_ns(t, b, sizeof b),
+			  took > 0 ? 100.0 * (t - took) / took : 0.0);
+	}
 	if (busiest != NO_PROC && r->st.total_cpu)
 		html_text(f, " Busiest process: %s with %.1f%% of the CPU.", report_process(r, busiest),
 			  100.0 * (double)r->st.p[busiest].cpu / (double)r->st.total_cpu);

@@ -41,14 +41,9 @@ static int config_runs(struct report_study *s, const struct report_run *runs, si
 			s->config_runs[k] = s->config_runs[k - 1];
 		s->config_runs[k] = i;
 	}
-	for (size_t k = 0; k < s->nconfig; k++) {
-		const struct report_run *r = &runs[s->config_runs[k]];
-		struct study_completion *c = &s->completion[k];
-		c->run = s->config_runs[k];
-		c->predicted_ns = r->cfg[CFG_CONTENTION].r.t_max;
-		c->measured_ns = study_elapsed(r, &c->one_clock);
-		c->error_pct = study_pct(c->predicted_ns, c->measured_ns);
-	}
+	for (size_t k = 0; k < s->nconfig; k++)
+		study_completion_set(&s->completion[k], runs, s->config_runs[k]);
+	s->ncompletion = s->nconfig;
 	return 0;
 }
 
@@ -124,10 +119,8 @@ static void completion_rows(FILE *f, const struct study_csv_ctx *c)
 		fprintf(f, "%s,%s,", sp->name, sp->text[KEY_CONFIG]);
 		if (sp->num[KEY_REP] != REPORT_UNSET)
 			fprintf(f, "%ld", sp->num[KEY_REP]);
-		study_csv_real(f, m->predicted_ns / 1e6);
-		study_csv_real(f, m->measured_ns / 1e6);
-		study_csv_real(f, m->error_pct);
-		fprintf(f, ",%s\n", m->one_clock ? "one clock" : "one machine");
+		study_completion_csv(f, m);
+		fputc('\n', f);
 	}
 }
 

@@ -154,34 +154,6 @@ static void completion_table(FILE *f, const struct report_study *s, const struct
 	html_table_end(f);
 }
 
-static void completion_say(const struct report_study *s, const struct report_run *runs,
-			   char *out, size_t len)
-{
-	double sum = 0, worst = -1;
-	size_t n = 0, under = 0, at = 0;
-	out[0] = '\0';
-	for (size_t k = 0; k < s->nconfig; k++) {
-		double e = s->completion[k].error_pct;
-		if (isnan(e))
-			continue;
-		sum += fabs(e);
-		n++;
-		under += e < 0;
-		if (fabs(e) > worst) {
-			worst = fabs(e);
-			at = k;
-		}
-	}
-	if (!n)
-		return;
-	study_say(out, len, "The thesis did not check its predictions against completion times. "
-		   "Here the predicted completion differs from the measured one by %.1f%% on "
-		   "average (at most %.1f%%, run %s); it is below the measured time in %zu of %zu "
-		   "runs%s.", sum / (double)n, worst, runs[s->completion[at].run].spec->name, under, n,
-		   under * 2 > n ? ": the graph leaves out time no traced process spent (the disk, "
-				   "the kernel between events)" : "");
-}
-
 /* The configurations' matrix: % difference of each prediction from the
  * row's own P, with the thesis's beside. */
 static void cross_table(FILE *f, const struct report_cross *x, const struct thesis_ref *ref)
@@ -246,7 +218,8 @@ void fs_study_section(FILE *f, const struct report_page_data *d,
 		html_para(f, NULL, "No run has config=X.");
 	} else {
 		completion_table(f, s, d->runs);
-		completion_say(s, d->runs, sentence, sizeof sentence);
+		sentence[0] = '\0';
+		study_completion_say(s, d->runs, sentence, sizeof sentence);
 		html_para(f, NULL, "%s", sentence);
 	}
 	html_heading(f, 3, "study-fs-configurations", "Configurations predicting each other "

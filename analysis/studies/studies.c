@@ -84,7 +84,7 @@ static void panel(void *ctx, FILE *f, const struct report_page_data *d, enum rep
 	if (p->kind == STUDY_FS)
 		fs_study_section(f, d, &p->s, p->ref);
 	else
-		tsp_study_section(f, &p->s, p->ref);
+		tsp_study_section(f, d, &p->s, p->ref);
 }
 
 void study_extension(struct report_extension *e, struct study_plugin *p)

@@ -79,7 +79,9 @@ struct report_study {
 	size_t nusers;
 	size_t *config_runs;     /* runs with config=, in config (then rep) order */
 	size_t nconfig;
-	struct study_completion *completion;   /* one per config run, same order */
+	struct study_completion *completion;   /* fs: one per config run, same order;
+						  tsp: one per run */
+	size_t ncompletion;
 	int no_ri;               /* some users run has no process named RI */
 	/* tsp */
 	struct study_tsp_run *tsp;             /* one per run, the runs' order */
@@ -148,6 +150,16 @@ uint32_t study_process(const struct report_run *r, const char *name);
  * across machines means anything: then the longest span of one machine's
  * events on its own clock, and *one_clock 0. */
 double study_elapsed(const struct report_run *r, int *one_clock);
+/* Run `run` of runs: its predicted completion (t_max of the measured
+ * configuration with CPU contention) against the measured one
+ * (study_elapsed), into *c. */
+void study_completion_set(struct study_completion *c, const struct report_run *runs, size_t run);
+/* The CSV columns of c: ,predicted_ms,measured_ms,error_pct,measured_on. */
+void study_completion_csv(FILE *f, const struct study_completion *c);
+/* Appended to out: how far the predicted completions of s fall from the
+ * measured ones (mean and worst |error|), nothing without any. */
+void study_completion_say(const struct report_study *s, const struct report_run *runs, char *out,
+			  size_t len);
 /* Percent (a - b) / b, NaN when b is not positive. */
 double study_pct(double a, double b);
 

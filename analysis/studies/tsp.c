@@ -11,7 +11,9 @@
  * and CPU contention and computed as `dpm parallel --assign` would, on the
  * run's own trace.  Processes the names file does not call so stay where
  * they ran.  Repeats (runs differing only in rep) are summed up as mean
- * and min..max per (version, n, p).
+ * and min..max per (version, n, p).  Each run's predicted completion (t_max
+ * of the measured placement with contention) against its measured one, as
+ * in the file-system study (study_completion_set).
  */
 #include "tsp.h"
 
@@ -158,7 +160,8 @@ int tsp_study_compute(struct report_study *s, const struct report_run *runs, siz
 	s->tsp = calloc(n + 1, sizeof *s->tsp);
 	s->groups = calloc(n + 1, sizeof *s->groups);
 	s->cpu = calloc(n + 1, sizeof *s->cpu);
-	if (!s->tsp || !s->groups || !s->cpu) {
+	s->completion = calloc(n + 1, sizeof *s->completion);
+	if (!s->tsp || !s->groups || !s->cpu || !s->completion) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_FAILED;
 	}
@@ -166,6 +169,8 @@ int tsp_study_compute(struct report_study *s, const struct report_run *runs, siz
 	s->ntsp = n;
 	for (size_t i = 0; i < n; i++) {
 		s->tsp[i].run = i;
+		study_completion_set(&s->completion[i], runs, i);
+		s->ncompletion = i + 1;
 		int rc = analyse_run(&runs[i], &s->tsp[i], err, errlen);
 		if (rc)
 			return rc;
@@ -216,6 +221,7 @@ static void runs_rows(FILE *f, const struct study_csv_ctx *c)
 			study_csv_real(f, t->P[k]);
 		study_csv_real(f, t->t_ms);
 		study_csv_real(f, t->controller_pct);
+		study_completion_csv(f, &c->s->completion[i]);
 		fputc('\n', f);
 	}
 }
@@ -263,7 +269,7 @@ static int write_csv(const struct report_study *s, const struct report_run *runs
 		"thesis_p_one,thesis_p_two";
 	struct study_csv_ctx c = { s, runs, NULL, ref, REPORT_UNSET };
 	if (study_csv(dir, "study-tsp-runs.csv", "run,version,n,p,rep,p_max,p_one,p_two,t_ms,"
-		      "controller_pct", runs_rows, &c, why, whylen) < 0 ||
+		      "controller_pct,predicted_ms,measured_ms,error_pct,measured_on", runs_rows, &c, why, whylen) < 0 ||
 	    study_csv(dir, "study-tsp-p.csv", groups, groups_rows, &c, why, whylen) < 0 ||
 	    study_csv(dir, "study-tsp-cpu.csv", "version,n,runs,t_ms_mean,t_ms_min,t_ms_max,"
 		      "controller_pct_mean,controller_pct_min,controller_pct_max,thesis_t_ms,"

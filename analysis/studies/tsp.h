@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/report/page_data.h"
 #include "study.h"
 
 int tsp_study_compute(struct report_study *s, const struct report_run *runs, size_t n,
@@ -15,7 +16,7 @@ int tsp_study_compute(struct report_study *s, const struct report_run *runs, siz
 int tsp_study_write(struct report_study *s, const struct report_run *runs,
 		    const struct thesis_ref *ref, struct report_tools *tools, char *why,
 		    size_t whylen);
-void tsp_study_section(FILE *f, const struct report_study *s,
+void tsp_study_section(FILE *f, const struct report_page_data *d, const struct report_study *s,
 		       const struct thesis_ref *ref);
 
 /* The thesis's Fig. 5.20 value of P of kind (TSP_MAX, ...) for p servers

@@ -371,7 +371,7 @@ static void versions_say(const struct report_study *s, const struct thesis_ref *
 			   "compared.");
 }
 
-void tsp_study_section(FILE *f, const struct report_study *s,
+void tsp_study_section(FILE *f, const struct report_page_data *d, const struct report_study *s,
 		       const struct thesis_ref *ref)
 {
 	static const char *const files[] = { "study-tsp-p.csv", "study-tsp-runs.csv",
@@ -396,6 +396,13 @@ void tsp_study_section(FILE *f, const struct report_study *s,
 	small_say(s, sentence, sizeof sentence);
 	gap_say(s, sentence, sizeof sentence);
 	html_para(f, "ref", "%s", sentence);
+	html_heading(f, 3, "study-tsp-completion-section", "Predicted versus measured completion");
+	sentence[0] = '\0';
+	study_completion_say(s, d->runs, sentence, sizeof sentence);
+	html_para(f, NULL, "Predicted: t_max of the measured placement with CPU contention; "
+		  "measured: the job's elapsed time from its first to its last event on the "
+		  "cluster's one clock (virtual time), else the longest span of one machine's "
+		  "events on its own clock (study-tsp-runs.csv has every run's). %s", sentence);
 	html_heading(f, 3, "study-tsp-cpu-section", "CPU time and the controller (thesis Fig. 5.21)");
 	cpu_table(f, s, ref);
 	html_heading(f, 3, "study-tsp-versions-section", "Versions (thesis Figs. 5.28, 5.29)");

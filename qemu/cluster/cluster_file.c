@@ -217,6 +217,16 @@ static int id_user(const struct cluster_spec *spec, int id)
 	return -1;
 }
 
+/* Node n's clock from its name; -1 (n unchanged) for an unknown one. */
+static int set_clock(struct cluster_node *n, const char *mode)
+{
+	if (strcmp(mode, "plain") && strcmp(mode, "icount") && strcmp(mode, "virtual"))
+		return -1;
+	n->icount = !strcmp(mode, "icount");
+	n->vclock = !strcmp(mode, "virtual");
+	return 0;
+}
+
 static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec, void *item,
 			      const char *key, const char *at, const char *value)
 {
@@ -247,10 +257,8 @@ static int set_node_attribute(struct cursor *c, const struct cluster_spec *spec,
 				       sizeof n->disk - 1);
 		strcpy(n->disk, value);
 	} else if (!strcmp(key, "clock")) {
-		if (strcmp(value, "plain") && strcmp(value, "icount") && strcmp(value, "virtual"))
+		if (set_clock(n, value))
 			return fail_at(c, at, "clock must be plain, icount or virtual, not '%s'", value);
-		n->icount = !strcmp(value, "icount");
-		n->vclock = !strcmp(value, "virtual");
 	} else if (!strcmp(key, "shift")) {
 		char why[128];
 		if (cluster_vtime_shift(value, &n->shift, why, sizeof why))
@@ -395,7 +403,7 @@ static int check_vtime_settings(const char *file, const struct cluster_spec *spe
 		if (n->shift_col && !n->vclock) {
 			snprintf(err, errlen, "%s:%d:%d: shift= applies under clock=virtual only; node '%s' "
 				 "has clock=%s", file, n->line, n->shift_col, n->name,
-				 n->icount ? "icount" : "plain");
+				 cluster_clock_name(n));
 			return -1;
 		}
 	}
@@ -524,6 +532,36 @@ int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t e
 		spec->nodes[spec->nnodes++] = add;
 	}
 	return 0;
+}
+
+int cluster_set_clock(struct cluster_spec *spec, const char *mode, char *err, size_t errlen)
+{
+	struct cluster_node probe = { 0 };
+	if (set_clock(&probe, mode)) {
+		snprintf(err, errlen, "the clock must be plain, icount or virtual, not '%s'", mode);
+		return -1;
+	}
+	for (int i = 0; !probe.vclock && i < spec->nnodes; i++)
+		if (spec->nodes[i].shift_col) {
+			snprintf(err, errlen, "node '%s' has shift= (line %d), which applies under "
+				 "clock=virtual only, not clock=%s", spec->nodes[i].name,
+				 spec->nodes[i].line, mode);
+			return -1;
+		}
+	if (!probe.vclock && spec->vtime.line) {
+		snprintf(err, errlen, "the cluster file's 'cluster' statement (line %d) sets virtual "
+			 "time's models, which apply under clock=virtual only, not clock=%s",
+			 spec->vtime.line, mode);
+		return -1;
+	}
+	for (int i = 0; i < spec->nnodes; i++)
+		set_clock(&spec->nodes[i], mode);
+	return 0;
+}
+
+const char *cluster_clock_name(const struct cluster_node *n)
+{
+	return n->vclock ? "virtual" : n->icount ? "icount" : "plain";
 }
 
 int cluster_node_shift(const struct cluster_spec *spec, const struct cluster_node *n)

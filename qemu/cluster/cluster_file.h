@@ -72,6 +72,17 @@ int cluster_load(const char *path, struct cluster_spec *spec, char *err, size_t 
  * lowest free ids.  Returns 0, or -1 with a message in err. */
 int cluster_set_node_count(struct cluster_spec *spec, int n, char *err, size_t errlen);
 
+/* Put every node of the cluster in clock `mode` (plain, icount or
+ * virtual; `dpm cluster up --clock`, `dpm record --clock`), whatever the
+ * file said.  Refused, with the spec unchanged, for an unknown mode and
+ * when the file has virtual time's settings (shift=, a `cluster`
+ * statement) and the mode is not virtual.  Returns 0, or -1 with a
+ * message in err. */
+int cluster_set_clock(struct cluster_spec *spec, const char *mode, char *err, size_t errlen);
+
+/* The clock of node n: "plain", "icount" or "virtual". */
+const char *cluster_clock_name(const struct cluster_node *n);
+
 const char *cluster_arch_name(enum cluster_arch arch);
 
 /* The shift of node n under clock=virtual: its own, else the preset's. */

@@ -60,7 +60,7 @@ static const char *cluster_clock(const struct cluster_spec *spec, const struct c
 		const struct cluster_node *n = &spec->nodes[i];
 		if (n->remote)
 			continue;
-		const char *c = n->vclock ? "virtual" : n->icount ? "icount" : "plain";
+		const char *c = cluster_clock_name(n);
 		if (clock && strcmp(clock, c))
 			return NULL;
 		clock = c;

@@ -112,13 +112,15 @@ int cluster_up(const struct up_options *o, int *supervisor)
 
 /* ---- options ---------------------------------------------------------- */
 
-static int load_spec(const char *file, int nodes, struct cluster_spec *spec)
+static int load_spec(const char *file, int nodes, const char *clock, struct cluster_spec *spec)
 {
 	char err[1024];
 	int r = file ? cluster_load(file, spec, err, sizeof err)
 		     : cluster_parse("qemu/default.cluster", dpm_default_cluster, spec, err, sizeof err);
 	if (!r && nodes)
 		r = cluster_set_node_count(spec, nodes, err, sizeof err);
+	if (!r && clock)
+		r = cluster_set_clock(spec, clock, err, sizeof err);
 	if (r)
 		fprintf(stderr, "dpm cluster: %s\n", err);
 	return r;
@@ -201,8 +203,8 @@ static int parse_count(const char *s, int lo, int hi, const char *what, int *out
 }
 
 static const char up_synopsis[] =
-	"usage: dpm cluster up [-f FILE] [-n N] [--dir DIR] [--kernel FILE] [--timeout S]\n"
-	"                      [--no-services] [--hold]\n\n"
+	"usage: dpm cluster up [-f FILE] [-n N] [--clock MODE] [--dir DIR] [--kernel FILE]\n"
+	"                      [--timeout S] [--no-services] [--hold]\n\n"
 	"Boot the nodes of a cluster file in the background; return once every node\n"
 	"printed its boot banner.\n\n";
 static const char run_synopsis[] =
@@ -212,6 +214,8 @@ static const char run_synopsis[] =
 static const char up_options_help[] =
 	"  -f, --file FILE     the cluster file (default: qemu/default.cluster, built in)\n"
 	"  -n, --nodes N       boot N nodes (1-8): the first N of the file, or more like its last\n"
+	"      --clock MODE    every node's clock, whatever the file says: plain, icount or\n"
+	"                      virtual (docs/cluster.md; default: each node's clock= in the file)\n"
 	"      --dir DIR       state directory (default $DPM_CLUSTER_DIR, else build/cluster)\n"
 	"      --kernel FILE   x86 kernel image (default $DPM_KERNEL, else build/x86/kernel.elf)\n"
 	"      --timeout S     seconds for each node to plug into the switch and to boot,\n"
@@ -238,10 +242,10 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 		{ "file", required_argument, NULL, 'f' },   { "nodes", required_argument, NULL, 'n' },
 		{ "dir", required_argument, NULL, 'd' },    { "kernel", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' }, { "no-services", no_argument, NULL, 's' },
-		{ "hold", no_argument, NULL, 'H' },
+		{ "hold", no_argument, NULL, 'H' },          { "clock", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
 	};
-	const char *file = NULL, *dir = NULL, *kernel = NULL;
+	const char *file = NULL, *dir = NULL, *kernel = NULL, *clock = NULL;
 	int nodes = 0, c;
 	memset(o, 0, sizeof *o);
 	o->timeout_s = DEFAULT_TIMEOUT_S;
@@ -255,13 +259,14 @@ static int parse_up_options(int argc, char **argv, struct up_options *o, int *fi
 		case 't': if (parse_count(optarg, 1, 3600, "--timeout", &o->timeout_s)) return 2; break;
 		case 's': o->no_services = 1; break;
 		case 'H': o->hold = 1; break;
+		case 'c': clock = optarg; break;
 		case 'h': usage(stdout, argv[0]); return 0;
 		default: usage(stderr, argv[0]); return 2;
 		}
 	}
 	*first = optind;
 	char err[PATH_MAX + 128];
-	if (load_spec(file, nodes, &o->spec) || add_control_service(o) || check_services(o) ||
+	if (load_spec(file, nodes, clock, &o->spec) || add_control_service(o) || check_services(o) ||
 	    find_kernel(kernel, o->kernel, sizeof o->kernel))
 		return 2;
 	if (cluster_dir(dir, 1, o->dir, sizeof o->dir, err, sizeof err)) {

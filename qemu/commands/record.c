@@ -45,6 +45,7 @@
 
 struct record_opts {
 	const char *log, *script, *cluster_file, *dir, *machine, *filter, *nodes;
+	const char *clock;          /* --clock: the booted cluster's clock (NULL: the file's) */
 	const char *mtime;          /* --mtime: the run's delivery-time table */
 	char flags[256];
 	char **argv;                /* PROGRAM ARGS... */
@@ -80,6 +81,9 @@ static void usage(FILE *out)
 		"      --cluster FILE   the cluster file to boot, when none runs (default: 4 x86\n"
 		"                       nodes and a filter 'meter')\n"
 		"  -n, --nodes N        boot N nodes, when none runs\n"
+		"      --clock MODE     the clock of every node booted: virtual, icount or plain\n"
+		"                       (default: virtual, one clock for the whole cluster, for\n"
+		"                       the built-in cluster; each node's clock= for --cluster)\n"
 		"      --mtime FILE     the delivery-time table to keep beside LOG, as LOG.mtime\n"
 		"                       (default: the cluster's own; docs/mtime.md)\n"
 		"  -q, --quiet          no progress lines on stderr\n"
@@ -134,7 +138,7 @@ static int cluster_running(const char *dir)
 
 static int boot(const struct record_opts *o, const char *dir)
 {
-	char *args[12];
+	char *args[14];
 	int n = 0;
 	args[n++] = "dpm";
 	args[n++] = "cluster";
@@ -150,8 +154,13 @@ static int boot(const struct record_opts *o, const char *dir)
 		args[n++] = "-n";
 		args[n++] = (char *)o->nodes;
 	}
+	if (o->clock) {
+		args[n++] = "--clock";
+		args[n++] = (char *)o->clock;
+	}
 	args[n] = NULL;
-	progress(o, "no cluster runs in %s: booting one", dir);
+	progress(o, "no cluster runs in %s: booting one%s%s", dir, o->clock ? ", clock=" : "",
+		 o->clock ? o->clock : "");
 	return run_self(args);
 }
 
@@ -420,7 +429,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "cluster", required_argument, NULL, 'c' }, { "nodes", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
 		{ "porcelain", no_argument, NULL, 'P' },    { "mtime", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
+		{ "clock", required_argument, NULL, 'C' },  { NULL, 0, NULL, 0 },
 	};
 	int opt;
 	memset(o, 0, sizeof *o);
@@ -439,6 +448,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		case 'q': o->quiet = 1; break;
 		case 'P': o->porcelain = 1; break;
 		case 'M': o->mtime = optarg; break;
+		case 'C': o->clock = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -452,6 +462,14 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "dpm record: give either a program (after --) or -f SCRIPT\n");
 		return 2;
 	}
+	if (o->clock && strcmp(o->clock, "virtual") && strcmp(o->clock, "icount") &&
+	    strcmp(o->clock, "plain")) {
+		fprintf(stderr, "dpm record: --clock must be virtual, icount or plain, not '%s'\n",
+			o->clock);
+		return 2;
+	}
+	if (!o->clock && !o->cluster_file)
+		o->clock = "virtual"; /* the built-in cluster in one clock (docs/virtual-time.md) */
 	struct mtime_table table;
 	char why[1024];
 	if (o->mtime && mtime_load(&table, o->mtime, why, sizeof why) < 0) {
@@ -491,8 +509,9 @@ int record_main(int argc, char **argv)
 			return RECORD_FAILED;
 		}
 		booted = 1;
-	} else if (o.cluster_file || o.nodes) {
-		progress(&o, "a cluster already runs in %s: --cluster and --nodes are ignored", dir);
+	} else if (o.cluster_file || o.nodes || o.clock) {
+		progress(&o, "a cluster already runs in %s: --cluster, --nodes and --clock are ignored",
+			 dir);
 	}
 	int status = record(&o, dir);
 	if (booted)

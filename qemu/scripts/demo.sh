@@ -13,8 +13,13 @@
 # configurations), dpm causality (the file system's requests), and dpm
 # report, the page at REPORTDIR/index.html with the logs under raw/.
 # Everything else it makes is in OUTDIR; the cluster is always taken down.
+# The nodes run in virtual time, one clock for the whole cluster
+# (docs/virtual-time.md), and each log's delivery times are the ones
+# computed for its cluster (LOG.mtime); DEMO_CLOCK=icount or plain runs
+# it the old ways, with delivery times measured by ping-pong.
 set -eu
 dpm=$1 out=$2 report=$3 machines=${4:-x86}
+clock=${DEMO_CLOCK:-virtual}
 users=${DEMO_USERS:-6}
 tsp_args=${DEMO_TSP:--n 16 -s 4}
 case $machines in
@@ -37,7 +42,7 @@ step() {
 rm -rf "$out"
 mkdir -p "$out"
 
-step "booting 4 nodes (${node_arch[*]}), a disk on n2, the meter filter and the control hub"
+step "booting 4 nodes (${node_arch[*]}, clock=$clock), a disk on n2, the meter filter and the control hub"
 "$dpm" disk create "$out/disk.img" --size 16 --force >/dev/null
 cluster_file "$out/demo.cluster" 4 2 "$out/disk.img"
 cluster_up "$out/demo.cluster" "$out/cluster"
@@ -65,6 +70,7 @@ CTL
 "$dpm" record --dir "$cluster_dir" -q -o "$out/tsp.log" -f "$out/tsp.ctl" >"$out/tsp.out" 2>&1 ||
 	die "the TSP run failed (see $out/tsp.out)"
 grep -q '^tsp: tour cost: ' "$out/tsp.out" || die "tsp printed no tour (see $out/tsp.out)"
+run_table "$out/tsp.log"
 grep '^tsp: ' "$out/tsp.out" | sed 's/^/  /' >&2
 {
 	echo "# the demo's TSP run"
@@ -72,31 +78,45 @@ grep '^tsp: ' "$out/tsp.out" | sed 's/^/  /' >&2
 } >"$out/tsp.names"
 cluster_down
 
-step "measuring message delivery times in the nodes' clock (pingpong), for P"
-study_mtime
+mtime=()
+if [ "$clock" = virtual ]; then
+	step "message delivery times: computed for this cluster by dpm cluster up, kept beside each log (fs.log.mtime, tsp.log.mtime)"
+else
+	step "measuring message delivery times in the nodes' clock (pingpong), for P"
+	study_mtime
+	mtime=(--mtime "$out/mtime.csv")
+fi
 
 step "analysing the traces: dpm stats, dpm parallel --all, dpm causality"
 for run in fs tsp; do
 	"$dpm" stats "$out/$run.log" >"$out/$run.stats.txt"
-	"$dpm" parallel --all --mtime "$out/mtime.csv" "$out/$run.log" >"$out/$run.parallel.txt"
-	"$dpm" parallel --all --mtime "$out/mtime.csv" --csv "$out/$run.log" >"$out/$run.parallel.csv"
+	"$dpm" parallel --all "${mtime[@]}" "$out/$run.log" >"$out/$run.parallel.txt"
+	"$dpm" parallel --all "${mtime[@]}" --csv "$out/$run.log" >"$out/$run.parallel.csv"
 done
 "$dpm" causality --names "$out/fs.names" --dot "$out/fs.causality.dot" "$out/fs.log" >"$out/fs.causality.txt"
 
 step "writing the report (dpm report -o $report)"
 "$dpm" report -o "$report" --title "DPM demo: the file system and TSP, metered on 4 nodes" --thesis \
-	"fs=$out/fs.log,names=$out/fs.names,mtime=$out/mtime.csv" \
-	"tsp=$out/tsp.log,names=$out/tsp.names,mtime=$out/mtime.csv" >"$out/report.out" 2>&1 ||
+	"fs=$out/fs.log,names=$out/fs.names$(mtime_spec)" \
+	"tsp=$out/tsp.log,names=$out/tsp.names$(mtime_spec)" >"$out/report.out" 2>&1 ||
 	die "dpm report failed (see $out/report.out)"
 
 # The summary: what ran, P of each run, where to look.
 events() { "$dpm" dump --csv "$1" | awk 'END { print NR - 1 }'; }
 p_of() { awk -F, -v m="$2" '$1 == m { printf "%.2f", $4 }' "$out/$1.parallel.csv"; }
+# completion RUN: in virtual time, measured completion against its prediction
+# (dpm parallel's lines; docs/parallel.md).
+completion() {
+	awk '/^measured completion: / { m = $3 " " $4; sub(/,$/, "", m) }
+		/^  t_max of measured\+contention/ { p = $4 " " $5; e = $6 }
+		END { if (m != "") printf "; completion %s measured, %s predicted (t_max with contention, %s)", m, p, e }' \
+		"$out/$1.parallel.txt"
+}
 cat <<SUMMARY
 
-demo: done in $((SECONDS - started)) s on 4 ${machines} nodes.
-  file system, $users users: $(events "$out/fs.log") events traced; P upper bound $(p_of fs upper-bound), measured $(p_of fs measured), with CPU contention $(p_of fs measured+contention)
-  TSP v1, 8 servers ($tsp_args): $(events "$out/tsp.log") events traced; P upper bound $(p_of tsp upper-bound), measured $(p_of tsp measured), with CPU contention $(p_of tsp measured+contention)
+demo: done in $((SECONDS - started)) s on 4 ${machines} nodes, clock=$clock.
+  file system, $users users: $(events "$out/fs.log") events traced; P upper bound $(p_of fs upper-bound), measured $(p_of fs measured), with CPU contention $(p_of fs measured+contention)$(completion fs)
+  TSP v1, 8 servers ($tsp_args): $(events "$out/tsp.log") events traced; P upper bound $(p_of tsp upper-bound), measured $(p_of tsp measured), with CPU contention $(p_of tsp measured+contention)$(completion tsp)
   $(sed -n 's/^tsp: //p' "$out/tsp.out" | head -1)
 
   the report:    $report/index.html

@@ -9,7 +9,8 @@
 # `dpm record -f` of a job that acquires the four servers and starts K
 # test users at once, all metered; the log is cut to the run.  Configuration A is run with 1 to 7 users (the users-versus-P
 # curve), B and C with 4; every run STUDY_REPEATS times (default 2), each
-# on a freshly booted cluster with an empty disk.
+# on a freshly booted cluster with an empty disk, in virtual time
+# (STUDY_CLOCK=icount or plain for comparison; study_lib.sh).
 # Then `dpm report --study fs` computes P in the thesis's configurations,
 # the predictions across A, B and C, predicted against measured completion
 # times, the users curve, the shares and the causality of requests.
@@ -62,7 +63,7 @@ one_run() {
 	finish_run "$name"
 }
 
-progress "measuring message delivery times in the nodes' clock (pingpong)"
+[ "$clock" = virtual ] || progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 for cfg in "${configs[@]}"; do
 	for k in $(user_counts "$cfg"); do
@@ -83,7 +84,7 @@ for cfg in "${configs[@]}"; do
 	for k in $counts; do
 		for rep in $(seq 1 "$repeats"); do
 			name=$cfg-u$k-r$rep
-			spec="$name=$out/runs/$name.log,names=$out/runs/$name.names,mtime=$out/mtime.csv,rep=$rep"
+			spec="$name=$out/runs/$name.log,names=$out/runs/$name.names$(mtime_spec),rep=$rep"
 			[ "$cfg" = A ] && spec="$spec,users=$k"
 			[ "$k" = 4 ] && spec="$spec,config=$cfg"
 			runs+=("$spec")

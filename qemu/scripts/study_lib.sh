@@ -7,9 +7,22 @@
 # the run printed) and NAME.done, written last: a run with a .done file is
 # complete and is not run again; one without is run again from the start.
 # Sourced with $dpm (the dpm command) and $out (the study's directory) set.
+#
+# The nodes' clock is $STUDY_CLOCK (the demo: $DEMO_CLOCK): virtual by
+# default, one clock for the whole cluster (docs/virtual-time.md), each
+# run's delivery-time table the one dpm record keeps beside its log
+# (LOG.mtime, computed for the cluster it ran on: docs/mtime.md); icount
+# or plain for comparison, with a table measured once per study in that
+# clock (study_mtime).
 
 study_name=${study_name:-study}
 run_count=0 run_total=0
+clock=${clock:-${STUDY_CLOCK:-virtual}}
+case $clock in
+virtual | icount | plain) ;;
+*) printf '%s: the clock (STUDY_CLOCK, DEMO_CLOCK) must be virtual, icount or plain, not '\''%s'\''\n' \
+	"$study_name" "$clock" >&2; exit 2 ;;
+esac
 
 # progress TEXT: one line saying where the study is, for the person waiting.
 progress() {
@@ -39,7 +52,9 @@ trap 'exit 130' INT TERM
 
 # cluster_up FILE DIR [nowait]: boot the cluster of FILE in DIR (down first
 # if one was left there) and, unless nowait, wait until every node has
-# reached every other (within 15 s, or the study stops: docs/network.md).
+# reached every other (within $peers_wait tenths of a second, default 15 s,
+# or the study stops: docs/network.md).
+peers_wait=${peers_wait:-150}
 cluster_up() {
 	cluster_down
 	"$dpm" cluster down --dir "$2" >/dev/null 2>&1 || true
@@ -47,7 +62,8 @@ cluster_up() {
 		die "cannot boot the cluster of $1: $(tail -3 "$2.up.log")"
 	cluster_dir=$2
 	[ "${3:-}" = nowait ] && return 0
-	peers_up "$2" 150 || die "a node of $2 did not reach its peers within 15 s (see $2/*.console)"
+	peers_up "$2" "$peers_wait" ||
+		die "a node of $2 did not reach its peers within $((peers_wait / 10)) s (see $2/*.console)"
 }
 
 # peers_up DIR TENTHS: within TENTHS tenths of a second, every node of the
@@ -65,17 +81,17 @@ peers_up() {
 	return 1
 }
 
-# cluster_file PATH NODES [DISK_NODE DISK]: NODES nodes n1..nNODES with
-# clock=icount (docs/studies.md: CPU times that do not depend on the host's
-# load) and a filter 'meter'; DISK on node DISK_NODE.  Node i's machine is
+# cluster_file PATH NODES [DISK_NODE DISK]: NODES nodes n1..nNODES in
+# $clock (docs/studies.md: times that do not depend on the host's load)
+# and a filter 'meter'; DISK on node DISK_NODE.  Node i's machine is
 # ${node_arch[i-1]} (x86 when unset).
 cluster_file() {
 	local path=$1 nodes=$2 disk_node=${3:-0} disk=${4:-} i line
 	{
-		echo "# written by $study_name: $nodes nodes, instruction-counted clocks"
+		echo "# written by $study_name: $nodes nodes, clock=$clock"
 		echo 'service meter port=0 start="{dpm} filter --port {port} -o {dir}/meter.log"'
 		for i in $(seq 1 "$nodes"); do
-			line="node n$i id=$i arch=${node_arch[i - 1]:-x86} clock=icount"
+			line="node n$i id=$i arch=${node_arch[i - 1]:-x86} clock=$clock"
 			[ "$i" = "$disk_node" ] && line="$line disk=$disk"
 			echo "$line"
 		done
@@ -89,12 +105,27 @@ created_ids() {
 	awk -F'\t' '$1 == "created" { print $3 }' "$1"
 }
 
-# study_mtime: (unless it is there already) OUT/mtime.csv, the delivery-time table (docs/mtime.md) in
-# the clock the study's traces carry: pingpong on a 2-node cluster with
-# clock=icount, local (peer on node 1) and remote (peer on node 2),
-# STUDY_MTIME_COUNT round trips per size (default 2000), fastest of two
-# runs.  `make bench-mtime` measures the same in plain emulation.
+# mtime_spec: the report's `,mtime=TABLE` for a run: none in virtual time
+# (each log's own LOG.mtime is used), else the study's measured table.
+mtime_spec() { [ "$clock" = virtual ] || printf ',mtime=%s' "$out/mtime.csv"; }
+
+# run_table LOG: in virtual time, the log's own delivery-time table must be
+# beside it, computed for its cluster (dpm record keeps it), so that no
+# analysis falls back to the placeholder.
+run_table() {
+	[ "$clock" = virtual ] || return 0
+	[ "$(head -1 "$1.mtime" 2>/dev/null)" = "# clock=virtual" ] ||
+		die "$1.mtime, the run's delivery-time table in virtual time, is missing (dpm record keeps it)"
+}
+
+# study_mtime: in virtual time, nothing (each run's table is its LOG.mtime);
+# else (unless it is there already) OUT/mtime.csv, the delivery-time table
+# (docs/mtime.md) in the clock the study's traces carry: pingpong on a
+# 2-node cluster in $clock, local (peer on node 1) and remote (peer on
+# node 2), STUDY_MTIME_COUNT round trips per size (default 2000), fastest
+# of two runs.  `make bench-mtime` measures the same in plain emulation.
 study_mtime() {
+	[ "$clock" = virtual ] && return 0
 	[ -s "$out/mtime.csv" ] && return 0
 	local count=${STUDY_MTIME_COUNT:-2000} sizes="1 10 100 1000 4096" dir=$out/cluster-mtime where
 	for where in local remote; do
@@ -102,8 +133,8 @@ study_mtime() {
 		[ "$where" = remote ] && peer=2
 		cat >"$out/mtime-$where.cluster" <<CLUSTER
 # written by $study_name: delivery times, peer on node ${peer/#0/1}
-node n1 id=1 clock=icount init="--halt pingpong $peer $count $sizes $sizes"
-node n2 id=2 clock=icount
+node n1 id=1 clock=$clock init="--halt pingpong $peer $count $sizes $sizes"
+node n2 id=2 clock=$clock
 CLUSTER
 		cluster_up "$out/mtime-$where.cluster" "$dir" nowait
 		local i
@@ -191,6 +222,7 @@ fs_record() {
 		die "the run $prefix failed (see $prefix.out)"
 	verified=$(grep -c "fsuser.*: .*verified" "$prefix.out" || true)
 	[ "$verified" = "$k" ] || die "$verified of $k users verified their data (see $prefix.out)"
+	run_table "$prefix.log"
 }
 
 # fs_names PREFIX COMMENT: PREFIX.names, the servers by their thesis names

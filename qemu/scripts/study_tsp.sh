@@ -3,7 +3,7 @@
 # (Miller's thesis §5.3.3) run on our own cluster; docs/studies.md.
 #
 # Every run is one `dpm record` on a freshly booted 4-node cluster
-# (clock=icount): the controller on n1, its p servers spread over n1..n4,
+# (clock=virtual; STUDY_CLOCK=icount or plain for comparison): the controller on n1, its p servers spread over n1..n4,
 # every event metered, the log cut to the run.  Cases: version 1 for each N of
 # STUDY_TSP_SIZES (default 4 8 12 16 20) and p = 4, 8, 12, 16 with p <= N;
 # versions 2 and 3 at N = STUDY_TSP_VERSIONS_N (default 16) for every such
@@ -40,7 +40,7 @@ cases() {
 mkdir -p "$out/runs"
 run_total=$(( $(cases | wc -l) * repeats ))
 run_count=$(find "$out/runs" -name '*.done' | wc -l)
-progress "measuring message delivery times in the nodes' clock (pingpong)"
+[ "$clock" = virtual ] || progress "measuring message delivery times in the nodes' clock (pingpong)"
 study_mtime
 
 # tsp_run NAME N P V REP: one metered run on a fresh cluster, its names file.
@@ -53,6 +53,7 @@ tsp_run() {
 		die "run $name failed (see $out/runs/$name.out)"
 	cluster_down
 	grep -q '^tour cost: ' "$out/runs/$name.out" || die "run $name printed no tour (see $out/runs/$name.out)"
+	run_table "$out/runs/$name.log"
 	{
 		echo "# $name: tsp -v $v -p $p -n $n -s $seed, repetition $rep"
 		tsp_names "$out/runs/$name.log" "$p" || die "run $name: its trace does not show the $p servers created"
@@ -75,7 +76,7 @@ runs=()
 while read -r n p v; do
 	for rep in $(seq 1 "$repeats"); do
 		name=N${n}p${p}v${v}r$rep
-		runs+=("$name=$out/runs/$name.log,names=$out/runs/$name.names,mtime=$out/mtime.csv,n=$n,p=$p,version=$v,rep=$rep")
+		runs+=("$name=$out/runs/$name.log,names=$out/runs/$name.names$(mtime_spec),n=$n,p=$p,version=$v,rep=$rep")
 	done
 done < <(cases)
 progress "analysing ${#runs[@]} runs (dpm report --study tsp)"

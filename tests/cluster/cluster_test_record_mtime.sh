@@ -4,7 +4,9 @@
 # table as LOG.mtime (computed from the models under clock=virtual, the
 # one given with --mtime otherwise), `dpm parallel` uses it without a word,
 # and where there is none (clock=icount) no stale table is left and the
-# analysis says on stderr that it uses the placeholder.
+# analysis says on stderr that it uses the placeholder.  `dpm record`
+# booting the built-in cluster boots it in virtual time unless --clock
+# says otherwise.
 . "$(dirname "$0")/cluster_lib.sh"
 has() { grep -qF -- "$1" "$2"; }
 
@@ -62,3 +64,21 @@ check "icount: dpm parallel says it uses the placeholder" \
 "$DPM" parallel --upper-bound "$TEST_DIR/i.log" >/dev/null 2>"$TEST_DIR/i.ub.err"
 check_that "icount: ...but not when no delivery time is used (--upper-bound)" '[ ! -s "$TEST_DIR/i.ub.err" ]'
 "$DPM" cluster down --dir "$d" >/dev/null
+
+# ---- dpm record boots the built-in cluster in virtual time (--clock to choose) ------
+d=$(new_cluster_dir default)
+rec --nodes 1 -o "$TEST_DIR/d.log"
+check "default: record boots a cluster and exits 0" [ $? -eq 0 ]
+check "default: ...in virtual time, its table beside the log" \
+	[ "$(head -1 "$TEST_DIR/d.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
+check "default: ...the LAN preset's figures" grep -qx "1,2721,23753" "$TEST_DIR/d.log.mtime"
+check "default: ...and stops it again" [ ! -e "$d/state" ]
+timeout -k 5 120 "$DPM" record --dir "$d" --nodes 1 --clock icount -o "$TEST_DIR/di.log" \
+	-- pingpong 0 20 1 100 >/dev/null 2>"$TEST_DIR/di.err"
+check "--clock icount: record exits 0" [ $? -eq 0 ]
+check "--clock icount: ...the cluster booted in that clock, so no table" [ ! -e "$TEST_DIR/di.log.mtime" ]
+check "--clock icount: ...which record says on stderr" \
+	has "no delivery-time table for this cluster's clock" "$TEST_DIR/di.err"
+expect_status 2 "--clock: an unknown clock is refused before anything boots" \
+	"$DPM" record --dir "$d" --clock fast -o "$TEST_DIR/x.log" -- pingpong 0 1 1
+check "--clock: ...nothing booted" [ ! -e "$d/state" ]

@@ -8,6 +8,9 @@
 #  - the fs study runs configurations A (1 and 2 users), B and C, names
 #    the servers by their thesis names, and its report has the users
 #    curve, the completion table and the 3x3 predictions;
+#  - the demo and the fs study run in virtual time, each log with its own
+#    delivery-time table; the TSP study runs with STUDY_CLOCK=icount, the
+#    older clock, and measures its table;
 #  - the TSP study names the controller and its servers from the trace,
 #    and its tables have every case; a second run of a study runs nothing
 #    again (it resumes), and a run left half-done is run again.
@@ -43,6 +46,11 @@ sends=$("$DPM" dump --csv "$demo/fs.log" | awk -F, 'NR == 1 { for (i = 1; i <= N
 	$c["type"] == "SEND" { n++ } END { print n + 0 }')
 check "demo: the file system's log holds its messages ($sends sends)" [ "$sends" -gt 100 ]
 check "demo: no node left running" no_qemu_under "$demo"
+check "demo: in virtual time (the default)" grep -q 'clock=virtual' "$demo/demo.cluster"
+check "demo: ...each log's delivery times beside it, computed for its cluster" \
+	[ "$(head -qn1 "$demo/fs.log.mtime" "$demo/tsp.log.mtime" | grep -cx "# clock=virtual")" -eq 2 ]
+check "demo: ...which the analyses used, no placeholder" \
+	[ "$(cat "$demo"/{fs,tsp}.parallel.txt | grep -c 'delivery times: .*log.mtime (recorded with the log, clock=virtual)')" -eq 2 ]
 
 # make demo DEMO_ARCH=mixed: nodes 2 and 4 are ARM, so the disk, the BM and
 # the DI are on an ARM node and the TSP's servers on both kinds.
@@ -66,8 +74,12 @@ check "study-fs: configuration B put each server on its own node" \
 	[ "$(awk '$3 == "server" { split($1, a, "."); print a[1] }' "$fs/runs/B-u4-r1.names" | sort -u | wc -l)" -eq 4 ]
 check "study-fs: configuration C put all four on n1" \
 	[ "$(awk '$3 == "server" { split($1, a, "."); print a[1] }' "$fs/runs/C-u4-r1.names" | sort -u)" = 1 ]
-check_that "study-fs: the delivery times were measured in the nodes' clock" \
-	'[ "$(head -1 "$fs/mtime.csv")" = "size_bytes,local_ns,remote_ns" ] && [ "$(wc -l <"$fs/mtime.csv")" -eq 6 ]'
+check_that "study-fs: in virtual time (the default), every run's delivery times are its own, computed for its cluster" \
+	'[ "$(head -qn1 "$fs"/runs/*-r1.log.mtime | grep -cx "# clock=virtual")" -eq 5 ]'
+check "study-fs: ...and nothing was measured instead" [ ! -e "$fs/mtime.csv" ]
+check "study-fs: ...no analysis fell back to the placeholder" bash -c "! grep -q placeholder '$TEST_DIR/fs.err'"
+check "study-fs: ...and measured completion is the job's span on the one clock" \
+	[ "$(awk -F, 'NR > 1 && $7 == "one clock" { n++ } END { print n + 0 }' "$fs/report/study-fs-completion.csv")" -eq 3 ]
 # The users' work does not depend on the run: seeds 101..104 with 4 users
 # in A, B and C alike (repetitions use the same ones: docs/studies.md).
 users_work() { awk '$1 == "add" && $4 == "fsuser" { print $3, $5, $NF }' "$fs/runs/$1.ctl"; }
@@ -94,10 +106,16 @@ check "study-fs: ...configuration C's" grep -q 'configuration C (RI n1 DM n1 BM 
 check "study-fs: ...and its run is complete again" [ -f "$fs/runs/C-u4-r1.done" ]
 
 # ---- make study-tsp -----------------------------------------------------------
+# in the icount clock (STUDY_CLOCK): the older clocks stay selectable, with
+# a delivery-time table the study measures in that clock
 tsp=$TEST_DIR/study-tsp
-STUDY_TSP_SIZES=8 STUDY_TSP_VERSIONS_N=8 STUDY_REPEATS=2 STUDY_MTIME_COUNT=500 \
+STUDY_CLOCK=icount STUDY_TSP_SIZES=8 STUDY_TSP_VERSIONS_N=8 STUDY_REPEATS=2 STUDY_MTIME_COUNT=500 \
 	bash "$src/qemu/scripts/study_tsp.sh" "$DPM" "$tsp" >"$TEST_DIR/tsp.out" 2>"$TEST_DIR/tsp.err"
 check "study-tsp: exits 0" [ $? -eq 0 ]
+check "study-tsp: STUDY_CLOCK=icount: its clusters in that clock" grep -q '^node n1 .*clock=icount' "$tsp/tsp.cluster"
+check_that "study-tsp: ...and its delivery times measured in that clock" \
+	'[ "$(head -1 "$tsp/mtime.csv")" = "size_bytes,local_ns,remote_ns" ] && [ "$(wc -l <"$tsp/mtime.csv")" -eq 6 ]'
+check "study-tsp: ...which the report used, no placeholder" bash -c "! grep -q placeholder '$TEST_DIR/tsp.err'"
 check "study-tsp: 12 runs (versions 1-3, p = 4 and 8, twice)" [ "$(ls "$tsp"/runs/*.done | wc -l)" -eq 12 ]
 check "study-tsp: a run's names: the controller" [ "$(grep -c ' controller requestor$' "$tsp/runs/N8p8v1r1.names")" -eq 1 ]
 check "study-tsp: ...and its 8 servers" [ "$(grep -cE ' s[1-8] server$' "$tsp/runs/N8p8v1r1.names")" -eq 8 ]

@@ -228,6 +228,30 @@ static void parallel_assign_on_csv(void **state)
 	free(out);
 }
 
+/* In virtual time (the table says clock=virtual) the run's measured
+ * completion, first to last event on the one clock (5 to 200 ns), stands
+ * beside the t_max of the measured placement (50 + 20 + 50 ns); in other
+ * clocks, whose nodes' times are not comparable, it is not shown. */
+static void parallel_completion_in_virtual_time(void **state)
+{
+	(void)state;
+	const char *path = temp_file(2, chain_csv);
+	char *argv[] = { "parallel", "--mtime", NULL, (char *)path, NULL };
+	argv[2] = (char *)temp_file(3, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,5,50\n");
+	int rc;
+	char *out = capture(parallel_main, 4, argv, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\nmeasured completion: 195 ns, first to last event on the "
+				    "cluster's one clock (clock=virtual)\n"
+				    "  t_max of measured                   120 ns  -38.5% of it\n"));
+	free(out);
+	argv[2] = (char *)temp_file(3, "# clock=icount\nsize_bytes,local_ns,remote_ns\n1,5,50\n");
+	out = capture(parallel_main, 4, argv, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(out, "measured completion"));
+	free(out);
+}
+
 static void parallel_command_errors(void **state)
 {
 	(void)state;
@@ -678,6 +702,7 @@ int main(void)
 		cmocka_unit_test(parallel_command_on_csv),
 		cmocka_unit_test(parallel_assign_on_csv),
 		cmocka_unit_test(parallel_command_errors),
+		cmocka_unit_test(parallel_completion_in_virtual_time),
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),
 		cmocka_unit_test(causality_branching_and_state_diagram),

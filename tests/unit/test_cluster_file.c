@@ -382,6 +382,48 @@ static void test_extension_refuses_a_name_clash(void **state)
 	assert_string_equal(err, "cannot add node 'n2': the name is already used");
 }
 
+/* --clock (dpm cluster up, dpm record): every node in one clock, the
+ * file's own settings refused where they would mean nothing. */
+static void test_clock_for_every_node(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("node a clock=icount\nnode b\nnode c clock=virtual shift=3\n"), -1);
+	assert_int_equal(parse("node a clock=icount\nnode b\n"), 0);
+	assert_int_equal(cluster_set_clock(&spec, "virtual", err, sizeof err), 0);
+	for (int i = 0; i < spec.nnodes; i++) {
+		assert_true(spec.nodes[i].vclock);
+		assert_false(spec.nodes[i].icount);
+		assert_string_equal(cluster_clock_name(&spec.nodes[i]), "virtual");
+	}
+	assert_int_equal(cluster_set_node_count(&spec, 3, err, sizeof err), 0);
+	assert_string_equal(cluster_clock_name(&spec.nodes[2]), "virtual"); /* like the last */
+	assert_int_equal(cluster_set_clock(&spec, "icount", err, sizeof err), 0);
+	assert_string_equal(cluster_clock_name(&spec.nodes[0]), "icount");
+	assert_string_equal(cluster_clock_name(&spec.nodes[2]), "icount");
+	assert_int_equal(cluster_set_clock(&spec, "plain", err, sizeof err), 0);
+	assert_string_equal(cluster_clock_name(&spec.nodes[1]), "plain");
+
+	struct cluster_spec before = spec;
+	assert_int_equal(cluster_set_clock(&spec, "fast", err, sizeof err), -1);
+	assert_string_equal(err, "the clock must be plain, icount or virtual, not 'fast'");
+	assert_memory_equal(&spec, &before, sizeof spec);
+
+	/* virtual time's settings stay under virtual time, or are refused */
+	assert_int_equal(parse("node a clock=virtual shift=3\nnode b clock=virtual\n"), 0);
+	before = spec;
+	assert_int_equal(cluster_set_clock(&spec, "icount", err, sizeof err), -1);
+	assert_string_equal(err, "node 'a' has shift= (line 1), which applies under clock=virtual "
+				 "only, not clock=icount");
+	assert_memory_equal(&spec, &before, sizeof spec);
+	assert_int_equal(cluster_set_clock(&spec, "virtual", err, sizeof err), 0);
+	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 3);
+	assert_int_equal(parse("cluster net=1984\nnode a clock=virtual\n"), 0);
+	assert_int_equal(cluster_set_clock(&spec, "plain", err, sizeof err), -1);
+	assert_string_equal(err, "the cluster file's 'cluster' statement (line 1) sets virtual time's "
+				 "models, which apply under clock=virtual only, not clock=plain");
+	assert_true(spec.nodes[0].vclock);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_node_count_cuts_or_extends),
 		cmocka_unit_test(test_extension_refuses_a_name_clash),
+		cmocka_unit_test(test_clock_for_every_node),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,24 @@ static void build_chain(struct trace *t)
 	t_step(t, a, TRACE_TERMPROCESS, 40, 15);
 }
 
+/* The run's elapsed time: on one clock from the first event to the last
+ * (5 to 40), else the longest span of one machine's events (A's 0 to 40
+ * on node 1 against B's 1 to 21 on node 2). */
+static void elapsed_on_one_clock_or_per_machine(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "chain");
+	assert_float_equal(trace_elapsed(&t, 1), 0, 0);
+	build_chain(&t);
+	assert_float_equal(trace_elapsed(&t, 1), 40, 0);
+	assert_float_equal(trace_elapsed(&t, 0), 40, 0);
+	t_step(&t, tp(&t, 2, 1), TRACE_TERMPROCESS, 75, 30); /* B ends later: 1..75 */
+	assert_float_equal(trace_elapsed(&t, 1), 75, 0);
+	assert_float_equal(trace_elapsed(&t, 0), 74, 0);
+	trace_free(&t);
+}
+
 static void chain_is_sequential(void **state)
 {
 	(void)state;
@@ -598,6 +616,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chain_is_sequential),
+		cmocka_unit_test(elapsed_on_one_clock_or_per_machine),
 		cmocka_unit_test(more_processes_than_steps),
 		cmocka_unit_test(independent_processes_give_n),
 		cmocka_unit_test(one_machine_with_delivery_is_below_one),

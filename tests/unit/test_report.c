@@ -735,6 +735,10 @@ static void the_table_beside_the_log_is_used(void **state)
 	char want[4300];
 	snprintf(want, sizeof want, "%s (recorded with the log, clock=virtual)", table);
 	assert_non_null(strstr(page, want));
+	/* one clock: the summary gives the run's completion beside its prediction
+	 * (1 to 2 ns; the message crosses machines in 50 ns) */
+	assert_non_null(strstr(page, "Recorded in virtual time, it took 1 ns from its first to its "
+				     "last event; t_max with CPU contention predicts 50 ns (+4900.0%)."));
 	free(page);
 	result_free(&r);
 	unlink(table);
@@ -1038,6 +1042,17 @@ static void tsp_known_answer(void **state)
 	assert_int_equal(s->ncpu, 1);
 	assert_int_equal(s->cpu[0].runs, 2);
 	assert_int_equal(s->versions_n, 8);
+	/* Each run's predicted completion against its measured one, as in the fs
+	 * study: not in virtual time here, so on the longest machine's clock. */
+	assert_int_equal(s->ncompletion, 3);
+	for (size_t i = 0; i < 3; i++) {
+		const struct study_completion *c = &s->completion[i];
+		assert_int_equal(c->run, i);
+		assert_float_equal(c->predicted_ns, x.run[i].cfg[CFG_CONTENTION].r.t_max, 0);
+		assert_float_equal(c->measured_ns, trace_elapsed(&x.run[i].tr, 0), 0);
+		assert_true(c->measured_ns > 0);
+		assert_false(c->one_clock);
+	}
 	study_free(&x);
 }
 
@@ -1094,7 +1109,10 @@ static void tsp_on_the_page(void **state)
 	snprintf(want, sizeof want, "\nR2,1,8,4,2,%.6g,%.6g,%.6g,", p2[TSP_MAX], p2[TSP_ONE],
 		 p2[TSP_TWO]);
 	file_has("tsp/study-tsp-runs.csv", (const char *[]){
-		 "run,version,n,p,rep,p_max,p_one,p_two,t_ms,controller_pct\n", want, NULL });
+		 "run,version,n,p,rep,p_max,p_one,p_two,t_ms,controller_pct,predicted_ms,measured_ms,"
+		 "error_pct,measured_on\n", want, ",one machine\n", NULL });
+	assert_non_null(strstr(page, "Predicted versus measured completion"));
+	assert_non_null(strstr(page, "Here the predicted completion differs from the measured one"));
 	file_has("tsp/study-tsp-p.csv", (const char *[]){
 		 "version,n,p,runs,p_max_mean,p_max_min,p_max_max,p_one_mean,", ",2.1,0.8,0.7\n",
 		 NULL });
@@ -1236,6 +1254,11 @@ static void fs_completion_on_one_clock(void **state)
 	file_has("oneclock/study-fs-completion.csv",
 		 (const char *[]){ "\nV,A,,", ",0.007,", ",one clock\nI,B,,", ",0.006,",
 				   ",one machine\n", NULL });
+	/* the summary's completion sentence for the run on one clock only */
+	char *page = page_of(dir), *at = strstr(page, "Recorded in virtual time, it took 7 us");
+	assert_non_null(at);
+	assert_null(strstr(at + 1, "Recorded in virtual time"));
+	free(page);
 	result_free(&r);
 	unlink(table);
 	snprintf(table, sizeof table, "%s.mtime", virt);
