@@ -11,13 +11,15 @@ void msgpool_init(struct msg_pool *pool)
 {
 	pool->free = NULL;
 	pool->in_use = 0;
+	pool->reserve = 0;
+	pool->credit_back = NULL;
 	for (int i = NMSG - 1; i >= 0; i--) {
 		pool->slot[i].next = pool->free;
 		pool->free = &pool->slot[i];
 	}
 }
 
-struct kmsg *msgpool_get(struct msg_pool *pool)
+static struct kmsg *take(struct msg_pool *pool)
 {
 	struct kmsg *m = pool->free;
 	if (!m)
@@ -28,11 +30,43 @@ struct kmsg *msgpool_get(struct msg_pool *pool)
 	return m;
 }
 
+struct kmsg *msgpool_get(struct msg_pool *pool)
+{
+	if (NMSG - pool->in_use <= pool->reserve)
+		return NULL;
+	return take(pool);
+}
+
+int msgpool_reserve(struct msg_pool *pool, uint32_t n)
+{
+	if (NMSG - pool->in_use - pool->reserve < n)
+		return -1;
+	pool->reserve += n;
+	return 0;
+}
+
+struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node)
+{
+	if (!pool->reserve)
+		return NULL;
+	struct kmsg *m = take(pool);
+	pool->reserve--;
+	m->credit_node = node;
+	return m;
+}
+
 void msgpool_put(struct msg_pool *pool, struct kmsg *m)
 {
+	uint32_t node = m->credit_node;
 	m->next = pool->free;
 	pool->free = m;
 	pool->in_use--;
+	if (node) {
+		m->credit_node = 0;
+		pool->reserve++;
+		if (pool->credit_back)
+			pool->credit_back(node);
+	}
 }
 
 void msgq_push(struct msg_queue *q, struct kmsg *m)
