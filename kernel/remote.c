@@ -259,40 +259,61 @@ static int32_t wait_credit(struct proc *p, uint32_t node)
 	return 0;
 }
 
-/* Virtual time: m's frame out on a credit, no answer awaited.  The work
- * after the credit wait is the transport's, charged to the node, not to
- * p's CPU time (proc_interrupt_begin/end), so a SEND costs its sender the
- * same wherever the receiver is, up to the local queueing (docs/remote.md). */
-static int32_t send_credited(struct proc *p, struct kmsg *m, struct rm_frame *f)
+/* m's frame, and whether it passes a reply link on (which then moves to
+ * another node: one more hop). */
+static int frame_for(struct rm_frame *f, const struct kmsg *m)
+{
+	frame_of_msg(f, m);
+	int passes_reply = m->has_link && (m->link.rights & LINK_REPLY);
+	if (passes_reply)
+		f->link.hops++;
+	return passes_reply;
+}
+
+/* Virtual time: m's frame out on a credit, no answer awaited.  All of it
+ * (but the wait for a credit, which is no CPU) is the transport's, charged
+ * to the node, not to p's CPU time (proc_interrupt_begin/end): a SEND
+ * costs its sender what a local one costs but the local queueing, which
+ * the receiving kernel does instead (docs/remote.md). */
+static int32_t send_credited(struct proc *p, struct kmsg *m)
 {
 	uint32_t node = TASK_NODE(m->to);
-	int32_t r = wait_credit(p, node);
-	if (r < 0)
-		return r;
+	int32_t r = 0;
 	uint64_t began = proc_interrupt_begin();
-	int credited = credit_may_send(&credits, node) == 1;
-	if (credited)
-		f->flags |= RM_F_CREDIT;
-	f->req = 0;
-	r = send_frame(node, f, m->data, m->len);
-	if (r == 0 && credited)
-		credit_sent(&credits, node);
+	if (credit_may_send(&credits, node) == 0) {   /* a wait is no CPU at all */
+		proc_interrupt_end(began);
+		p->remote_msg = m;   /* released at p's end should it be killed waiting */
+		r = wait_credit(p, node);
+		p->remote_msg = NULL;
+		began = proc_interrupt_begin();
+	}
+	if (r == 0) {
+		struct rm_frame f;
+		int passes_reply = frame_for(&f, m);
+		int credited = credit_may_send(&credits, node) == 1;
+		if (credited)
+			f.flags |= RM_F_CREDIT;
+		r = send_frame(node, &f, m->data, m->len);
+		if (r == 0 && credited)
+			credit_sent(&credits, node);
+		if (r == 0 && passes_reply)
+			reply_moved(&f.link, m->to);
+	}
+	msg_release(m);
 	proc_interrupt_end(began);
 	return r;
 }
 
 int32_t remote_send_msg(struct proc *sender, struct kmsg *m)
 {
+	if (credit_on)
+		return send_credited(sender, m);
 	struct rm_frame f;
-	frame_of_msg(&f, m);
-	uint32_t node = TASK_NODE(m->to);
-	int passes_reply = m->has_link && (m->link.rights & LINK_REPLY);
-	if (passes_reply)
-		f.link.hops++;   /* the reply link moves to another node */
+	int passes_reply = frame_for(&f, m);
 	/* the message page stays ours while the frame is being queued; it is
 	 * released at the sender's end should it be killed meanwhile */
 	sender->remote_msg = m;
-	int32_t r = credit_on ? send_credited(sender, m, &f) : request(sender, node, &f, m->data, m->len);
+	int32_t r = request(sender, TASK_NODE(m->to), &f, m->data, m->len);
 	sender->remote_msg = NULL;
 	if (r >= 0 && passes_reply)
 		reply_moved(&f.link, m->to);

@@ -7,6 +7,8 @@
  * granted it.
  *
  *     stream NODE COUNT SIZE SLOW_US   the receiver on NODE (0: this node)
+ *     stream --call NODE COUNT SIZE    COUNT CALLs instead, each answered at
+ *                                      once: a strictly sequential program
  *     stream --peer SLOW_US            the receiver itself (started by the above)
  *
  * Message i carries i in its first 4 bytes.  The receiver checks that it
@@ -16,8 +18,9 @@
  *
  *     stream node=1 peer_node=2 count=500 size=100 received=500 in_order=1 send_ns=N cpu_ns=N
  *
- * send_ns is the node time the sender took for its COUNT SENDs, cpu_ns its
- * own CPU time over them.  Exit 0, 1 when a message is lost or out of
+ * send_ns is the node time the sender took for its COUNT SENDs (CALLs),
+ * cpu_ns its own CPU time over them.  A CALL's answer is its request sent
+ * back.  Exit 0, 1 when a message is lost or out of
  * order (or a call fails), 2 for bad arguments.
  */
 #include <stdio.h>
@@ -34,9 +37,10 @@ static uint8_t buf[MSG_MAX];
 
 static int usage(void)
 {
-	printf("usage: " PROG " NODE COUNT SIZE SLOW_US\n"
+	printf("usage: " PROG " [--call] NODE COUNT SIZE [SLOW_US]\n"
 	       "  COUNT (1 to %d) SENDs of SIZE bytes (4 to %d) to a receiver on node NODE\n"
-	       "  (0: this node) that computes SLOW_US (0 to 100000) us per message\n",
+	       "  (0: this node) that computes SLOW_US (0 to 100000) us per message;\n"
+	       "  --call: CALLs answered at once\n",
 	       COUNT_MAX, MSG_MAX);
 	return 2;
 }
@@ -63,12 +67,17 @@ static int peer(uint64_t slow_ns)
 			return 1;
 		if (n == 0)
 			break;
+		if (m.reply >= 0) {   /* a CALL: answered with its request */
+			if (sendmessage(m.reply, buf, (uint32_t)n, -1) < 0)
+				return 1;
+		}
 		uint32_t seq;
 		memcpy(&seq, buf, sizeof seq);
 		if (n < 4 || (seq != got && bad == 0xffffffffu))
 			bad = got;
 		got++;
-		compute(slow_ns);
+		if (slow_ns)
+			compute(slow_ns);
 	}
 	uint32_t answer[2] = { got, bad };
 	return sendmessage(BENCH_PEER_PARENT, answer, sizeof answer, -1) < 0;
@@ -80,16 +89,18 @@ int main(int argc, char **argv)
 		long slow = bench_number(PROG, "SLOW_US", argv[2], 0, 100000);
 		return slow < 0 ? 2 : peer((uint64_t)slow * 1000);
 	}
-	if (argc != 5 || !strcmp(argv[1], "--help"))
+	int calls = argc == 5 && !strcmp(argv[1], "--call");
+	if ((argc != 5 && !calls) || !strcmp(argv[1], "--help"))
 		return usage();
+	argv += calls;
 	long node = bench_number(PROG, "NODE", argv[1], 0, 254);
 	long count = bench_number(PROG, "COUNT", argv[2], 1, COUNT_MAX);
 	long size = bench_number(PROG, "SIZE", argv[3], 4, MSG_MAX);
-	long slow = bench_number(PROG, "SLOW_US", argv[4], 0, 100000);
+	long slow = calls ? 0 : bench_number(PROG, "SLOW_US", argv[4], 0, 100000);
 	if (node < 0 || count < 0 || size < 0 || slow < 0)
 		return 2;
 
-	const char *peer_argv[] = { PROG, "--peer", argv[4], NULL };
+	const char *peer_argv[] = { PROG, "--peer", calls ? "0" : argv[4], NULL };
 	uint32_t here = 0, task;
 	int link, r;
 	node_info(&here, NULL);
@@ -102,7 +113,12 @@ int main(int argc, char **argv)
 	node_time(&t0, &c0);
 	for (uint32_t i = 0; i < (uint32_t)count; i++) {
 		memcpy(buf, &i, sizeof i);
-		if ((r = sendmessage(link, buf, (uint32_t)size, -1)) < 0) {
+		struct message a = message_into(buf, sizeof buf);
+		if (calls)
+			r = call(link, buf, (uint32_t)size, -1, &a);
+		else
+			r = sendmessage(link, buf, (uint32_t)size, -1);
+		if (r < 0 || (calls && r != (int)size)) {
 			printf(PROG ": SEND %u failed: %s\n", (unsigned)i, kerror_name(r));
 			pm_kill(task);
 			return 1;
