@@ -25,12 +25,21 @@
  * one answer per process waiting on each peer and one post per message
  * header, so its pool is sized to never run out.
  *
+ * In virtual time with peers (remote_credit_start) a SEND is asynchronous
+ * instead: the frame goes out on a credit (kernel/credit.c; REMOTE_CREDIT
+ * headers the receiving node holds back for this one), no RM_ACK is
+ * awaited, the receiving kernel discards and counts what it cannot deliver
+ * (a CALL's request gets an error reply), every frame carries the count
+ * of the receiver's credited messages consumed here, and a sender with no
+ * credit waits (P_REMOTE, remote_credit) until one comes back.
+ *
  * Layering: this file is below ipc.c.  ipc.c calls it (remote.h) for a
  * message, a post or a MOVEDATA half whose other end is on another node;
  * it makes and releases messages through message.c and never calls ipc.c
  * by name.  What goes up (a message from another node for a process here,
- * a node's end for the process manager) goes through the two upcalls
- * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down).
+ * a node's end for the process manager) goes through the upcalls
+ * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down,
+ * and ipc_reply_error for a discarded CALL).
  * It is this way round because ipc.c decides, per message, whether a
  * destination is local; remote.c is a transport under that decision, as
  * the peer transport (net/peer.c) is under remote.c, which gives it its
