@@ -10,7 +10,7 @@
 #      1.00 (each remote SEND was ~130 us of its sender's CPU when the
 #      sender waited for the receiving kernel's answer);
 #  (c) the same run on a quiet and on a busy host gives the same
-#      `dpm dump --csv`;
+#      `dpm dump --csv` (two x86 nodes, and an x86+ARM pair);
 #  (d) a SEND costs its sender the same CPU whether the receiver is on its
 #      node or another, but for the local queueing (the transport is the
 #      node's work, not PROCTIME).
@@ -64,9 +64,9 @@ check_that "call/reply: both processes traced" 'grep -q "2 processes traced" "$T
 # ---- (c) the same, quiet host against busy host: identical traces ------------------
 # started by init (a controller's commands are host inputs, not yet stamped:
 # docs/virtual-time.md Plan step 4), metered by mrun
-same() { # same NAME BUSY
+same() { # same NAME BUSY ARCH: node 2's machine ARCH
 	boot "$1" "node n1 id=1 clock=virtual init=\"--halt mrun meter all stream --call 2 200 100\"" \
-		"node n2 id=2 clock=virtual"
+		"node n2 id=2 arch=$3 clock=virtual"
 	[ "$2" = 1 ] && busy_host_start
 	wait_until 200 n1_done
 	[ "$2" = 1 ] && busy_host_stop
@@ -81,12 +81,14 @@ same() { # same NAME BUSY
 	"$DPM" cluster down --dir "$d" >/dev/null
 	"$DPM" dump --csv "$d/meter.log" | sort -t, -s -k1,1n >"$TEST_DIR/$1.csv"
 }
-same cr-quiet 0
-same cr-busy 1
-check_that "call/reply: $(grep -c ,SEND, "$TEST_DIR/cr-quiet.csv") SENDs traced" \
-	'[ "$(grep -c ,SEND, "$TEST_DIR/cr-quiet.csv")" -ge 400 ]'
-check_that "call/reply: the busy host's log equals the quiet host's" \
-	'cmp -s "$TEST_DIR/cr-quiet.csv" "$TEST_DIR/cr-busy.csv"'
+for arch in x86 arm; do
+	same "cr-$arch-quiet" 0 $arch
+	same "cr-$arch-busy" 1 $arch
+	q=$TEST_DIR/cr-$arch-quiet.csv
+	check_that "call/reply x86->$arch: $(grep -c ,SEND, "$q") SENDs traced" '[ "$(grep -c ,SEND, "$q")" -ge 400 ]'
+	check_that "call/reply x86->$arch: the busy host's log equals the quiet host's" \
+		'cmp -s "$q" "$TEST_DIR/cr-$arch-busy.csv"'
+done
 
 # ---- (d) a SEND's CPU, receiver local or remote -----------------------------------
 # stream's sender traced (SENDs only; fewer than QUEUE_MAX, so the local
