@@ -13,7 +13,11 @@
 #      `dpm dump --csv` (two x86 nodes, and an x86+ARM pair);
 #  (d) a SEND costs its sender the same CPU whether the receiver is on its
 #      node or another, but for the local queueing (the transport is the
-#      node's work, not PROCTIME).
+#      node's work, not PROCTIME);
+#  (e) the guest suite t_remote's cases on two nodes in virtual time
+#      (`t_remote async`: a SEND to an ended process returns 0 and the
+#      CALL after it gets E_DEAD from the discarding kernel), and its
+#      stress cases (24 processes' 4 KiB CALLs and MOVEDATA at once).
 . "$(dirname "$0")/cluster_lib.sh"
 N=300 SLOW=200 REMOTE_CREDIT=32   # REMOTE_CREDIT: kernel/capacities.h
 
@@ -28,7 +32,9 @@ boot() {
 	} >"$TEST_DIR/$name.cluster"
 	expect_status 0 "$name: up in virtual time" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
 }
-n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
+# exited, and its status known: between the QEMU's end and its supervisor
+# reaping it, `status` shows it exited with status "?"
+n1_done() { [ "$(status_field "$d" n1 6)" = exited ] && [ "$(status_field "$d" n1 7)" != "?" ]; }
 
 # ---- (a) a stream to a slow receiver ----------------------------------------------
 for arch in x86 arm; do
@@ -88,6 +94,21 @@ for arch in x86 arm; do
 	check_that "call/reply x86->$arch: $(grep -c ,SEND, "$q") SENDs traced" '[ "$(grep -c ,SEND, "$q")" -ge 400 ]'
 	check_that "call/reply x86->$arch: the busy host's log equals the quiet host's" \
 		'cmp -s "$q" "$TEST_DIR/cr-$arch-busy.csv"'
+done
+
+# ---- (e) t_remote in virtual time ---------------------------------------------
+for suite in async stress; do
+	boot "t_remote-$suite" "node n1 id=1 clock=virtual init=\"--halt t_remote $suite\"" \
+		"node n2 id=2 clock=virtual"
+	if [ $suite = async ]; then
+		wait_until 200 n1_done
+		relay_results "$d/n1.console" 7 "t_remote async: "
+	else   # its last case kills node 2, which virtual time does not see yet
+		wait_until 200 grep -q "^KILL-NODE 2" "$d/n1.console"
+		check_that "t_remote stress: its two cases before the kill pass" \
+			'[ "$(grep -c "^ok [12] - stress" "$d/n1.console")" = 2 ]'
+	fi
+	"$DPM" cluster down --dir "$d" >/dev/null
 done
 
 # ---- (d) a SEND's CPU, receiver local or remote -----------------------------------
