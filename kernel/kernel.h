@@ -67,7 +67,8 @@ struct msg_pool {
 	struct kmsg slot[NMSG];
 	struct kmsg *free;
 	uint32_t in_use;
-	uint32_t reserve;    /* free headers held back for credited messages  */
+	struct kmsg *reserved; /* free headers held back for credited messages, */
+	uint32_t reserve;    /* ... how many                                  */
 	void (*credit_back)(uint32_t node); /* a credited message's header is back */
 };
 

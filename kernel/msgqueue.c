@@ -10,6 +10,7 @@
 void msgpool_init(struct msg_pool *pool)
 {
 	pool->free = NULL;
+	pool->reserved = NULL;
 	pool->in_use = 0;
 	pool->reserve = 0;
 	pool->credit_back = NULL;
@@ -19,12 +20,12 @@ void msgpool_init(struct msg_pool *pool)
 	}
 }
 
-static struct kmsg *take(struct msg_pool *pool)
+static struct kmsg *take(struct kmsg **list, struct msg_pool *pool)
 {
-	struct kmsg *m = pool->free;
+	struct kmsg *m = *list;
 	if (!m)
 		return NULL;
-	pool->free = m->next;
+	*list = m->next;
 	pool->in_use++;
 	memset(m, 0, sizeof *m);
 	return m;
@@ -32,41 +33,50 @@ static struct kmsg *take(struct msg_pool *pool)
 
 struct kmsg *msgpool_get(struct msg_pool *pool)
 {
-	if (NMSG - pool->in_use <= pool->reserve)
-		return NULL;
-	return take(pool);
+	return take(&pool->free, pool);
 }
 
+/* The reserve is a list of its own, so that taking an ordinary header
+ * costs nothing more for it. */
 int msgpool_reserve(struct msg_pool *pool, uint32_t n)
 {
 	if (NMSG - pool->in_use - pool->reserve < n)
 		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct kmsg *m = pool->free;
+		pool->free = m->next;
+		m->next = pool->reserved;
+		pool->reserved = m;
+	}
 	pool->reserve += n;
 	return 0;
 }
 
 struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node)
 {
-	if (!pool->reserve)
-		return NULL;
-	struct kmsg *m = take(pool);
-	pool->reserve--;
-	m->credit_node = node;
+	struct kmsg *m = take(&pool->reserved, pool);
+	if (m) {
+		pool->reserve--;
+		m->credit_node = node;
+	}
 	return m;
 }
 
 void msgpool_put(struct msg_pool *pool, struct kmsg *m)
 {
-	uint32_t node = m->credit_node;
-	m->next = pool->free;
-	pool->free = m;
 	pool->in_use--;
-	if (node) {
-		m->credit_node = 0;
-		pool->reserve++;
-		if (pool->credit_back)
-			pool->credit_back(node);
+	if (!m->credit_node) {
+		m->next = pool->free;
+		pool->free = m;
+		return;
 	}
+	uint32_t node = m->credit_node;
+	m->credit_node = 0;
+	m->next = pool->reserved;
+	pool->reserved = m;
+	pool->reserve++;
+	if (pool->credit_back)
+		pool->credit_back(node);
 }
 
 void msgq_push(struct msg_queue *q, struct kmsg *m)
