@@ -515,7 +515,7 @@ static int32_t take_msg(const struct rm_frame *f, const uint8_t *data, uint32_t 
  * answered otherwise.  Its credit comes back when its header does. */
 static void take_credited(uint32_t node, const struct rm_frame *f, const uint8_t *data)
 {
-	if (!credit_on || credit_arrived(&credits, node) < 0 || !msgpool.reserve) {
+	if (!credit_on || !msgpool.reserve || credit_arrived(&credits, node) < 0) {
 		kprintf("[node %u] remote: node %u sent past its credit; message lost\n", node_id, node);
 		meter_discarded();
 		return;
