@@ -5,6 +5,7 @@
 
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
 $(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))
+$(eval $(call unit_test,test_kernel_credit,tests/unit/test_kernel_credit.c kernel/credit.c))
 $(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))
 $(eval $(call unit_test,test_kernel_vtime_config,tests/unit/test_kernel_vtime_config.c kernel/vtime_config.c))
 $(eval $(call unit_test,test_kernel_vdisk,tests/unit/test_kernel_vdisk.c kernel/vdisk.c))

@@ -73,6 +73,13 @@
 #define NDEFERRED (NMSG + 2 * NPROC * NET_MAX_PEERS)
 #endif
 
+#ifndef REMOTE_CREDIT
+/* virtual time: messages each peer may have in flight to this node, their
+ * headers held back from NMSG (docs/remote.md); a SEND past it waits for a
+ * credit.  Given back in batches of REMOTE_CREDIT / 2, or at the next tick */
+#define REMOTE_CREDIT 32
+#endif
+
 /* ---- boot ---- */
 
 #ifndef CMDLINE_MAX

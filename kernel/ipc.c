@@ -122,8 +122,7 @@ int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force)
 	return r;
 }
 
-/* Tell the process a reply link names that no reply will come. */
-static void reply_error(const struct link *reply, int32_t status)
+void ipc_reply_error(const struct link *reply, int32_t status)
 {
 	int32_t err;
 	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), reply->task, NULL, 0, &err);
@@ -161,14 +160,14 @@ void ipc_release_process(struct proc *p)
 	while ((m = p->queue.head)) {
 		p->queue.head = m->next;
 		if (m->has_reply)
-			reply_error(&m->reply, E_DEAD);
+			ipc_reply_error(&m->reply, E_DEAD);
 		msg_release(m);
 	}
 	p->queue.tail = NULL;
 	p->queue.len = 0;
 	for (int i = 0; i < NLINK; i++)
 		if (p->links.slot[i].in_use && (p->links.slot[i].rights & LINK_REPLY))
-			reply_error(&p->links.slot[i], E_DEAD);
+			ipc_reply_error(&p->links.slot[i], E_DEAD);
 	link_clear(&p->links);
 }
 
@@ -221,7 +220,7 @@ int32_t sys_destroylink(struct proc *p, int32_t link)
 	if (!l)
 		return E_BADLINK;
 	if (l->rights & LINK_REPLY)
-		reply_error(l, E_DEAD);
+		ipc_reply_error(l, E_DEAD);
 	if (METERED(p, TRACE_DESTROYLINK))
 		meter_link(p, TRACE_DESTROYLINK, link, l);
 	return link_free(&p->links, link);

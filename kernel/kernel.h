@@ -54,6 +54,8 @@ struct kmsg {
 	int has_reply;
 	struct link reply;   /* CALL: the one-time reply link                 */
 	uint8_t *data;       /* one page, or NULL when len == 0               */
+	uint32_t credit_node; /* virtual time: a credited message from that node,
+	                        its header from the pool's reserve (remote.c) */
 };
 
 struct msg_queue {
@@ -65,10 +67,20 @@ struct msg_pool {
 	struct kmsg slot[NMSG];
 	struct kmsg *free;
 	uint32_t in_use;
+	struct kmsg *reserved; /* free headers held back for credited messages, */
+	uint32_t reserve;    /* ... how many                                  */
+	void (*credit_back)(uint32_t node); /* a credited message's header is back */
 };
 
 void msgpool_init(struct msg_pool *pool);
+/* A header, not one of the reserve's; NULL when none is left. */
 struct kmsg *msgpool_get(struct msg_pool *pool);
+/* Hold back n more free headers (0, or -1: fewer than n left unreserved). */
+int msgpool_reserve(struct msg_pool *pool, uint32_t n);
+/* A header from the reserve for a credited message from `node` (its
+ * credit_node); NULL when the reserve is empty.  Put back, it returns to
+ * the reserve and credit_back(node) is called. */
+struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node);
 void msgpool_put(struct msg_pool *pool, struct kmsg *m);
 void msgq_push(struct msg_queue *q, struct kmsg *m);
 /* Remove and return the first message whose reply_id is `reply_id`
@@ -115,6 +127,7 @@ struct proc {
 	uint32_t remote_node;  /* the node that will answer it                 */
 	int remote_done;       /* its answer (or the node's end) has come      */
 	uint32_t remote_need;  /* P_REMOTE: bytes awaited in the send buffer   */
+	int remote_credit;     /* P_REMOTE: a credit to send to remote_node (virtual time) */
 	uint8_t *remote_buf;   /* a page for MOVEDATA chunks from other nodes  */
 	struct kmsg *remote_msg; /* a message being sent to another node, and  */
 	uint8_t *move_buf;     /* a remote MOVEDATA's page: freed at the end   */
@@ -185,6 +198,10 @@ struct kmsg *msg_new(struct proc *from, uint32_t from_task, uint32_t to_task,
 		     const void *src, uint32_t len, int32_t *err);
 /* The same from kernel memory. */
 struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len, int32_t *err);
+/* The same with a header from the reserve, for a credited message from
+ * `node` (remote.c, virtual time). */
+struct kmsg *msg_make_credited(uint32_t node, uint32_t from, uint32_t to, const void *data,
+			       uint32_t len, int32_t *err);
 /* Give back m's header and page (inline: every receive does it). */
 static inline void msg_release(struct kmsg *m)
 {
@@ -208,6 +225,9 @@ int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, i
  * posts); always consumes m.  Also how remote.c delivers a message from
  * another node (given to it at boot: remote_init). */
 int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force);
+/* Tell the process a reply link names that no reply will come: an error
+ * reply with `status` (also remote.c's, for a CALL it discards). */
+void ipc_reply_error(const struct link *reply, int32_t status);
 /* Tell the process manager (kernel_notify_link) that a process ended, or
  * that node `node` went down (remote.c's node_down, given at boot). */
 void ipc_notify_exit(const struct kr_exit_notice *notice);

@@ -102,10 +102,12 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	ipc_init(kservice);
 	proc_init();
 	meter_ship_init();
-	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down });
+	remote_init(&(struct remote_upcalls){ .deliver = ipc_deliver, .node_down = ipc_notify_node_down,
+					     .reply_error = ipc_reply_error });
 	kprintf("DPM kernel: node %u, %u KiB free\n", node_id, palloc_free_pages() * 4);
 	net_init();   /* network cards, lwIP, peer transport: docs/network.md */
 	vlink_start(); /* virtual time across nodes: docs/virtual-time.md */
+	remote_credit_start(); /* ...its asynchronous SENDs: docs/remote.md */
 
 	struct proc *pm = start("pm", "pm", 3);
 	struct proc *ns = start("ns", "ns", 3);

@@ -10,29 +10,73 @@
 void msgpool_init(struct msg_pool *pool)
 {
 	pool->free = NULL;
+	pool->reserved = NULL;
 	pool->in_use = 0;
+	pool->reserve = 0;
+	pool->credit_back = NULL;
 	for (int i = NMSG - 1; i >= 0; i--) {
 		pool->slot[i].next = pool->free;
 		pool->free = &pool->slot[i];
 	}
 }
 
-struct kmsg *msgpool_get(struct msg_pool *pool)
+static struct kmsg *take(struct kmsg **list, struct msg_pool *pool)
 {
-	struct kmsg *m = pool->free;
+	struct kmsg *m = *list;
 	if (!m)
 		return NULL;
-	pool->free = m->next;
+	*list = m->next;
 	pool->in_use++;
 	memset(m, 0, sizeof *m);
 	return m;
 }
 
+struct kmsg *msgpool_get(struct msg_pool *pool)
+{
+	return take(&pool->free, pool);
+}
+
+/* The reserve is a list of its own, so that taking an ordinary header
+ * costs nothing more for it. */
+int msgpool_reserve(struct msg_pool *pool, uint32_t n)
+{
+	if (NMSG - pool->in_use - pool->reserve < n)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct kmsg *m = pool->free;
+		pool->free = m->next;
+		m->next = pool->reserved;
+		pool->reserved = m;
+	}
+	pool->reserve += n;
+	return 0;
+}
+
+struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node)
+{
+	struct kmsg *m = take(&pool->reserved, pool);
+	if (m) {
+		pool->reserve--;
+		m->credit_node = node;
+	}
+	return m;
+}
+
 void msgpool_put(struct msg_pool *pool, struct kmsg *m)
 {
-	m->next = pool->free;
-	pool->free = m;
 	pool->in_use--;
+	if (!m->credit_node) {
+		m->next = pool->free;
+		pool->free = m;
+		return;
+	}
+	uint32_t node = m->credit_node;
+	m->credit_node = 0;
+	m->next = pool->reserved;
+	pool->reserved = m;
+	pool->reserve++;
+	if (pool->credit_back)
+		pool->credit_back(node);
 }
 
 void msgq_push(struct msg_queue *q, struct kmsg *m)

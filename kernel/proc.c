@@ -50,15 +50,21 @@ uint64_t proc_cpu_ns(const struct proc *p)
 }
 
 /* vtime_now: the clock standing still while excluding (an interrupt taken
- * at a horizon, kernel/vtime.c) is not the process's time either. */
+ * at a horizon, kernel/vtime.c) is not the process's time either.  Pairs
+ * may nest (remote.c's transport work inside an interrupt's); only the
+ * outermost moves the process's start, or the inner stretch would be
+ * taken off twice. */
+static uint32_t interrupt_depth;
+
 uint64_t proc_interrupt_begin(void)
 {
+	interrupt_depth++;
 	return vtime_now();
 }
 
 void proc_interrupt_end(uint64_t began)
 {
-	if (current)
+	if (--interrupt_depth == 0 && current)
 		current->run_start += vtime_now() - began; /* not its time */
 }
 

@@ -25,12 +25,21 @@
  * one answer per process waiting on each peer and one post per message
  * header, so its pool is sized to never run out.
  *
+ * In virtual time with peers (remote_credit_start) a SEND is asynchronous
+ * instead: the frame goes out on a credit (kernel/credit.c; REMOTE_CREDIT
+ * headers the receiving node holds back for this one), no RM_ACK is
+ * awaited, the receiving kernel discards and counts what it cannot deliver
+ * (a CALL's request gets an error reply), every frame carries the count
+ * of the receiver's credited messages consumed here, and a sender with no
+ * credit waits (P_REMOTE, remote_credit) until one comes back.
+ *
  * Layering: this file is below ipc.c.  ipc.c calls it (remote.h) for a
  * message, a post or a MOVEDATA half whose other end is on another node;
  * it makes and releases messages through message.c and never calls ipc.c
  * by name.  What goes up (a message from another node for a process here,
- * a node's end for the process manager) goes through the two upcalls
- * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down).
+ * a node's end for the process manager) goes through the upcalls
+ * kernel_main gives remote_init at boot (ipc_deliver, ipc_notify_node_down,
+ * and ipc_reply_error for a discarded CALL).
  * It is this way round because ipc.c decides, per message, whether a
  * destination is local; remote.c is a transport under that decision, as
  * the peer transport (net/peer.c) is under remote.c, which gives it its
@@ -40,6 +49,9 @@
 #include "kernel/net/peer.h"
 #include "kernel/net/net.h"
 #include "kernel/net/frame.h"
+#include "kernel/net/netconfig.h"
+#include "meter/meter.h"
+#include "credit.h"
 #include "vtime.h"
 
 #define CHUNK 4096u
@@ -58,16 +70,25 @@ static int has_room(void *arg)
 	return peer_state(r->node) == PEER_DOWN || peer_send_space(r->node) >= r->need;
 }
 
-static int32_t send_frame(uint32_t node, const void *hdr, uint32_t hdr_len, const void *data, uint32_t len)
+/* Asynchronous SENDs in virtual time (remote_credit_start): the counts
+ * (credit.h) and whether they are in use. */
+static struct credits credits;
+static int credit_on;
+
+/* Every frame carries the count of the receiver's credited messages
+ * consumed here (0 and unread outside virtual time). */
+static int32_t send_frame(uint32_t node, struct rm_frame *f, const void *data, uint32_t len)
 {
+	const uint32_t hdr_len = (uint32_t)sizeof *f;
+	f->credit = credit_on ? credit_tell(&credits, node) : 0;
 	if (!vtime_on)
-		return peer_send(node, hdr, hdr_len, data, len);
+		return peer_send(node, f, hdr_len, data, len);
 	vtime_exclude_begin(); /* whether it fits is the host's doing */
-	int32_t r = peer_send(node, hdr, hdr_len, data, len);
+	int32_t r = peer_send(node, f, hdr_len, data, len);
 	if (r == E_NOMEM) {
 		struct room room = { node, FRAME_HDR_BYTES + FRAME_STAMP_MAX + hdr_len + len };
 		if (net_wait_until(has_room, &room))
-			r = peer_send(node, hdr, hdr_len, data, len);
+			r = peer_send(node, f, hdr_len, data, len);
 	}
 	vtime_exclude_end();
 	return r;
@@ -147,7 +168,7 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 	p->remote_done = 0;
 	int32_t r;
 	for (;;) {
-		r = ndeferred[node & 255] ? E_NOMEM : send_frame(node, f, sizeof *f, data, len);
+		r = ndeferred[node & 255] ? E_NOMEM : send_frame(node, f, data, len);
 		if (r != E_NOMEM)
 			break;
 		p->remote_need = FRAME_HDR_BYTES + (uint32_t)sizeof *f + len;
@@ -169,18 +190,139 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 
 static void reply_moved(const struct rm_link *reply, uint32_t holder);
 
-int32_t remote_send_msg(struct proc *sender, struct kmsg *m)
+/* Virtual time: the credits consumed here go back to `node` in an
+ * RM_CREDIT of their own (any frame to it carries them as well).  Transport
+ * work: the node's, not the process that happens to run. */
+static void send_credit(uint32_t node)
 {
-	struct rm_frame f;
-	frame_of_msg(&f, m);
-	uint32_t node = TASK_NODE(m->to);
+	uint64_t began = proc_interrupt_begin();
+	struct rm_frame f = { .kind = RM_CREDIT };
+	send_frame(node, &f, NULL, 0);
+	proc_interrupt_end(began);
+}
+
+/* A credited message from `node` gave its header back (msgqueue.c's
+ * credit_back): received, or discarded.  Half the grant goes back at once;
+ * less waits for a frame to `node` or the next tick (remote_tick). */
+static void credit_back(uint32_t node)
+{
+	if (credit_consumed(&credits, node) < 0) {
+		kprintf("[node %u] remote: a credit of node %u given back twice\n", node_id, node);
+		return;
+	}
+	if (credit_due(&credits, node, REMOTE_CREDIT / 2))
+		send_credit(node);
+}
+
+void remote_credit_start(void)
+{
+	if (!vtime_on || net_config.npeers < 2)
+		return;
+	if (credit_init(&credits, node_id, net_config.peers, net_config.npeers, REMOTE_CREDIT) < 0 ||
+	    msgpool_reserve(&msgpool, REMOTE_CREDIT * credits.npeers) < 0)
+		panic("remote: cannot grant %u credits to %u peers", REMOTE_CREDIT, net_config.npeers);
+	msgpool.credit_back = credit_back;
+	credit_on = 1;
+}
+
+void remote_tick(void)
+{
+	for (uint32_t i = 0; credit_on && i < credits.npeers; i++)
+		if (credit_due(&credits, credits.peers[i].node, 0) && remote_node_alive(credits.peers[i].node))
+			send_credit(credits.peers[i].node);
+}
+
+/* `node` gave credits back (deterministically: frames are delivered at
+ * their virtual times): wake who waits for one, in process-table order;
+ * each looks again. */
+static void credit_heard_from(uint32_t node, uint32_t consumed)
+{
+	int back = credit_heard(&credits, node, consumed);
+	if (back < 0)
+		kprintf("[node %u] remote: node %u gave back credits never given\n", node_id, node);
+	if (back <= 0)
+		return;
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &proctab[i];
+		if (p->state == P_REMOTE && p->remote_credit && p->remote_node == node)
+			p->state = P_RUNNABLE;
+	}
+}
+
+/* Virtual time: wait (P_REMOTE, remote_credit) until a message to `node`
+ * has a credit; 0, or E_NODEDOWN (the node is, or goes, down). */
+static int32_t wait_credit(struct proc *p, uint32_t node)
+{
+	while (credit_may_send(&credits, node) == 0) {
+		if (!remote_node_alive(node))
+			return E_NODEDOWN;
+		p->remote_node = node;
+		p->remote_done = 0;
+		p->remote_credit = 1;
+		p->state = P_REMOTE;
+		proc_block();
+		p->remote_credit = 0;
+		if (p->remote_done)
+			return p->wake_result;
+	}
+	return 0;
+}
+
+/* m's frame, and whether it passes a reply link on (which then moves to
+ * another node: one more hop). */
+static int frame_for(struct rm_frame *f, const struct kmsg *m)
+{
+	frame_of_msg(f, m);
 	int passes_reply = m->has_link && (m->link.rights & LINK_REPLY);
 	if (passes_reply)
-		f.link.hops++;   /* the reply link moves to another node */
+		f->link.hops++;
+	return passes_reply;
+}
+
+/* Virtual time: m's frame out on a credit, no answer awaited.  All of it
+ * (but the wait for a credit, which is no CPU) is the transport's, charged
+ * to the node, not to p's CPU time (proc_interrupt_begin/end): a SEND
+ * costs its sender what a local one costs but the local queueing, which
+ * the receiving kernel does instead (docs/remote.md). */
+static int32_t send_credited(struct proc *p, struct kmsg *m)
+{
+	uint32_t node = TASK_NODE(m->to);
+	int32_t r = 0;
+	uint64_t began = proc_interrupt_begin();
+	if (credit_may_send(&credits, node) == 0) {   /* a wait is no CPU at all */
+		proc_interrupt_end(began);
+		p->remote_msg = m;   /* released at p's end should it be killed waiting */
+		r = wait_credit(p, node);
+		p->remote_msg = NULL;
+		began = proc_interrupt_begin();
+	}
+	if (r == 0) {
+		struct rm_frame f;
+		int passes_reply = frame_for(&f, m);
+		int credited = credit_may_send(&credits, node) == 1;
+		if (credited)
+			f.flags |= RM_F_CREDIT;
+		r = send_frame(node, &f, m->data, m->len);
+		if (r == 0 && credited)
+			credit_sent(&credits, node);
+		if (r == 0 && passes_reply)
+			reply_moved(&f.link, m->to);
+	}
+	msg_release(m);
+	proc_interrupt_end(began);
+	return r;
+}
+
+int32_t remote_send_msg(struct proc *sender, struct kmsg *m)
+{
+	if (credit_on)
+		return send_credited(sender, m);
+	struct rm_frame f;
+	int passes_reply = frame_for(&f, m);
 	/* the message page stays ours while the frame is being queued; it is
 	 * released at the sender's end should it be killed meanwhile */
 	sender->remote_msg = m;
-	int32_t r = request(sender, node, &f, m->data, m->len);
+	int32_t r = request(sender, TASK_NODE(m->to), &f, m->data, m->len);
 	sender->remote_msg = NULL;
 	if (r >= 0 && passes_reply)
 		reply_moved(&f.link, m->to);
@@ -221,7 +363,7 @@ static int32_t send_post(const struct kmsg *m)
 	struct rm_frame f;
 	frame_of_msg(&f, m);
 	f.flags |= RM_F_FORCE * !m->is_meter;
-	return send_frame(TASK_NODE(m->to), &f, sizeof f, m->data, m->len);
+	return send_frame(TASK_NODE(m->to), &f, m->data, m->len);
 }
 
 /* Posts are never refused for a full send buffer: they wait their turn.
@@ -263,7 +405,7 @@ static int32_t send_reply_moved(const struct rm_link *reply, uint32_t holder)
 {
 	struct rm_frame f = { .kind = RM_REPLYMOVED, .from = holder, .to = reply->task, .link = *reply };
 	if (TASK_NODE(reply->task) != node_id)
-		return send_frame(TASK_NODE(reply->task), &f, sizeof f, NULL, 0);
+		return send_frame(TASK_NODE(reply->task), &f, NULL, 0);
 	follow_reply(&f);
 	return 0;
 }
@@ -316,7 +458,7 @@ int32_t remote_write(struct proc *caller, const struct link *area, uint32_t off,
 static int32_t send_answer(uint32_t node, uint32_t req, int32_t status, const void *data, uint32_t len)
 {
 	struct rm_frame a = { .kind = RM_ACK, .req = req, .status = status, .len = len };
-	return send_frame(node, &a, sizeof a, data, len);
+	return send_frame(node, &a, data, len);
 }
 
 /* Answer request req of `node`; one that does not fit now is deferred
@@ -337,13 +479,18 @@ static void answer(uint32_t node, uint32_t req, int32_t status, const void *data
 		kprintf("[node %u] remote: answer %u to node %u lost: %d\n", node_id, req, node, r);
 }
 
-static int32_t take_msg(const struct rm_frame *f, const uint8_t *data)
+/* Queue f's message (credit_from: a credited message from that node, its
+ * header from the reserve and admitted past QUEUE_MAX, as the credit bounds
+ * it).  The result a local send would give. */
+static int32_t take_msg(const struct rm_frame *f, const uint8_t *data, uint32_t credit_from)
 {
-	struct proc *to = proc_by_task(f->to);
-	if (TASK_NODE(f->to) != node_id || !to)
+	/* a credited message takes its header first: given back on any
+	 * refusal below, it gives its credit back with it */
+	if (TASK_NODE(f->to) != node_id || (!credit_from && !proc_by_task(f->to)))
 		return E_DEAD;
 	int32_t err;
-	struct kmsg *m = msg_make(f->from, f->to, data, f->len, &err);
+	struct kmsg *m = credit_from ? msg_make_credited(credit_from, f->from, f->to, data, f->len, &err)
+				     : msg_make(f->from, f->to, data, f->len, &err);
 	if (!m)
 		return err;
 	m->code = f->code;
@@ -359,7 +506,35 @@ static int32_t take_msg(const struct rm_frame *f, const uint8_t *data)
 		m->has_reply = 1;
 		link_from_wire(&m->reply, &f->reply);
 	}
-	return up.deliver(NULL, m, (f->flags & RM_F_FORCE) != 0);
+	return up.deliver(NULL, m, (f->flags & RM_F_FORCE) || credit_from);
+}
+
+/* A credited message from `node`: queued, or discarded here (its receiver
+ * is gone, no page for its data) and counted (meter_discarded), a CALL's
+ * request answered with an error reply so its caller learns it; never
+ * answered otherwise.  Its credit comes back when its header does. */
+static void take_credited(uint32_t node, const struct rm_frame *f, const uint8_t *data)
+{
+	if (!credit_on || !msgpool.reserve || credit_arrived(&credits, node) < 0) {
+		kprintf("[node %u] remote: node %u sent past its credit; message lost\n", node_id, node);
+		meter_discarded();
+		return;
+	}
+	int32_t r;
+	if (TASK_NODE(f->to) != node_id) {
+		credit_back(node);   /* no header taken: the credit comes back now */
+		r = E_DEAD;
+	} else {
+		r = take_msg(f, data, node);
+	}
+	if (r == 0)
+		return;
+	if (f->flags & RM_F_REPLY) {
+		struct link reply;
+		link_from_wire(&reply, &f->reply);
+		up.reply_error(&reply, r);
+	}
+	meter_discarded();
 }
 
 /* Copy between a local owner's memory and buf (the RM_READ/RM_WRITE end). */
@@ -376,7 +551,7 @@ static void wake_waiter(uint32_t node, const struct rm_frame *f, const uint8_t *
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
 		if (p->state == P_FREE || p->remote_req != f->req || p->remote_node != node ||
-		    p->remote_done || p->remote_need)
+		    p->remote_done || p->remote_need || p->remote_credit)
 			continue;
 		if (f->len && p->remote_buf && f->len <= CHUNK)
 			memcpy(p->remote_buf, data, f->len);
@@ -397,10 +572,14 @@ static void remote_deliver(uint32_t from_node, const uint8_t *frame, uint32_t le
 	memcpy(&f, frame, sizeof f);
 	const uint8_t *data = frame + sizeof f;
 	uint32_t data_len = len - (uint32_t)sizeof f;
+	if (credit_on)
+		credit_heard_from(from_node, f.credit);
 	switch (f.kind) {
 	case RM_MSG:
-		if (f.len == data_len && f.len <= MSG_MAX)
-			answer(from_node, f.req, take_msg(&f, data), NULL, 0, NULL);
+		if (f.len == data_len && f.len <= MSG_MAX && (f.flags & RM_F_CREDIT))
+			take_credited(from_node, &f, data);
+		else if (f.len == data_len && f.len <= MSG_MAX)
+			answer(from_node, f.req, take_msg(&f, data, 0), NULL, 0, NULL);
 		break;
 	case RM_ACK:
 		if (f.len == data_len)

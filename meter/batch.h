@@ -60,6 +60,9 @@ struct meter_stats {
 	uint32_t batches;   /* batch messages sent */
 	uint32_t dropped;   /* traces dropped because the path was backed up */
 	uint32_t held;      /* traces waiting in batches now */
+	uint32_t discarded; /* messages from other nodes this kernel discarded on
+	                       arrival (virtual time's asynchronous SEND: the
+	                       receiver gone; meter.c, remote.c) */
 };
 void batch_stats(struct meter_stats *s);
 #endif

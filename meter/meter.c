@@ -166,9 +166,17 @@ int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struc
 	return 1;
 }
 
+static uint32_t discarded;
+
+void meter_discarded(void)
+{
+	discarded++;
+}
+
 void meter_get_stats(struct meter_stats *s)
 {
 	batch_stats(s);
+	s->discarded = discarded;
 }
 
 int32_t meter_host_link(const char *name, struct link *out)

@@ -60,6 +60,9 @@ int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token);
 /* p's meter settings, for a child created on another node. */
 int meter_settings(const struct proc *p, uint32_t *flags, uint32_t *batch, struct link *meter_link);
 
+/* A message from another node was discarded on arrival (remote.c: an
+ * asynchronous SEND whose receiver is gone); counted in meter_stats. */
+void meter_discarded(void);
 /* Counters (struct meter_stats, batch.h), for tests and the benchmark
  * (KR_METERSTATS). */
 void meter_get_stats(struct meter_stats *s);

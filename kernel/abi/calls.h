@@ -114,7 +114,8 @@ enum kreq {
 	KR_TIME = 2,          /* reply: uint64 node clock ns, uint64 own cpu ns */
 	KR_BRK = 3,           /* arg: new program break; reply: the break      */
 	KR_NODE = 4,          /* reply: node id, number of runnable processes  */
-	KR_METERSTATS = 5,    /* reply: traces made, batches sent, dropped, held */
+	KR_METERSTATS = 5,    /* reply: traces made, batches sent, dropped, held,
+	                         messages discarded on arrival (meter/batch.h) */
 	KR_HOSTMETER = 6,     /* name (12 bytes); reply carries a meter link to
 	                         that host service (a filter) */
 	KR_ALARM = 7,         /* ms, code: after ms the kernel sends the caller a

@@ -24,3 +24,8 @@ BENCH_TARGETS += bench-meter
 .PHONY: bench-meter
 bench-meter: all
 	bash servers/bench/bench-meter.sh $(DPM) $(BUILD)/x86/kernel.elf $(BUILD)/bench
+
+# Many SENDs one way to a slow receiver: flow control across nodes
+# (docs/remote.md; tests/cluster/cluster_test_vtime_async.sh).
+PROGRAMS += stream
+stream_SRCS := servers/bench/stream.c servers/bench/bench_pair.c

@@ -88,6 +88,48 @@ static void pool_runs_dry(void **state)
 	assert_ptr_equal(msgpool_get(&pool), all[5]);
 }
 
+static uint32_t backs[8], nbacks;
+static void back(uint32_t node)
+{
+	backs[nbacks++ % 8] = node;
+}
+
+/* The reserve for credited messages: ordinary headers never take it, a
+ * credited one does and gives it back (with its node) when put back. */
+static void reserve_held_for_credited(void **state)
+{
+	(void)state;
+	msgpool_init(&pool);
+	pool.credit_back = back;
+	nbacks = 0;
+	assert_int_equal(msgpool_reserve(&pool, 3), 0);
+	struct kmsg *all[NMSG];
+	int n = 0;
+	while ((all[n] = msgpool_get(&pool)))
+		n++;
+	assert_int_equal(n, NMSG - 3);
+	assert_int_equal(msgpool_reserve(&pool, 1), -1);   /* nothing left to hold */
+	struct kmsg *c[3];
+	for (int i = 0; i < 3; i++) {
+		assert_non_null(c[i] = msgpool_get_reserved(&pool, 7 + (uint32_t)i));
+		assert_int_equal(c[i]->credit_node, 7 + (uint32_t)i);
+	}
+	assert_null(msgpool_get_reserved(&pool, 7));
+	assert_int_equal(nbacks, 0);
+	msgpool_put(&pool, c[1]);
+	assert_int_equal(nbacks, 1);
+	assert_int_equal(backs[0], 8);
+	assert_null(msgpool_get(&pool));        /* back in the reserve, not for all */
+	assert_non_null(c[1] = msgpool_get_reserved(&pool, 9));
+	msgpool_put(&pool, all[0]);              /* an ordinary one: no credit */
+	assert_int_equal(nbacks, 1);
+	assert_non_null(msgpool_get(&pool));
+	for (int i = 0; i < 3; i++)
+		msgpool_put(&pool, c[i]);
+	assert_int_equal(nbacks, 4);
+	assert_int_equal(pool.reserve, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +137,7 @@ int main(void)
 		cmocka_unit_test(reply_taken_from_middle),
 		cmocka_unit_test(ordinary_receive_skips_replies),
 		cmocka_unit_test(pool_runs_dry),
+		cmocka_unit_test(reserve_held_for_credited),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
