@@ -12,7 +12,11 @@
 #    the same on an x86 node and an ARM one, the x86 node losing a segment
 #    of the ARM node's, which the ARM node's watchdog (PL031) sends again.
 #  - failure: node 2 killed mid-run while node 1 waits on it; node 1 must
-#    declare it DOWN after its vdown= of host time (4 s here), not hang.
+#    declare it DOWN after its vdown= of host time (4 s here), not hang,
+#    and its job must end.  The job is a call/reply loop (stream --call):
+#    a remote SEND returns at once in virtual time (docs/remote.md), so a
+#    ping-pong's RECEIVE would wait for ever for an answer from a dead
+#    node, as in DEMOS/MP; a CALLer is told E_NODEDOWN.
 . "$(dirname "$0")/cluster_lib.sh"
 K=200
 LIMIT=90 # host seconds for a ping-pong run, the lost frame included
@@ -78,14 +82,14 @@ done
 # --- failure: node 2 killed while node 1 waits on it
 d=$(new_cluster_dir kill)
 {
-	echo "node n1 id=1 clock=virtual kernel=\"vdown=4000\" init=\"--halt pingpong 2 1000000 1\""
+	echo "node n1 id=1 clock=virtual kernel=\"vdown=4000\" init=\"--halt stream --call 2 1000000 4\""
 	echo "node n2 id=2 clock=virtual"
 } >"$TEST_DIR/kill.cluster"
 expect_status 0 "kill: up, 2 nodes in virtual time" "$DPM" cluster up --dir "$d" -f "$TEST_DIR/kill.cluster"
 synced() { grep -q "^vlink: 1 peers up" "$d/n1.console"; }
 check "kill: the nodes synchronised" wait_until 60 synced
 sleep 2
-check "kill: node 1 still runs its ping-pong" [ "$(status_field "$d" n1 6)" = running ]
+check "kill: node 1 still runs its call/reply loop" [ "$(status_field "$d" n1 6)" = running ]
 kill -KILL "$(status_field "$d" n2 5)"
 killed_at=$SECONDS
 seen_down() { grep -q "^vlink: node 2 is down" "$d/n1.console"; }
