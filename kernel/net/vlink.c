@@ -252,13 +252,31 @@ static uint64_t idle(uint64_t now, uint64_t next)
 
 static const struct vtime_sync sync_ops = { QUANTUM_NS, wait, idle, deliver_due };
 
-static int all_up(void *unused)
+/* Boot's wait for every peer, with the clock standing still: 1 once all
+ * are UP, 0 once one is DOWN (it did not come up within peerwait).  The
+ * node halts between looks (vwatch_wait, which credits the host time its
+ * watchdog counts to the transport clock), so peerwait and the connection
+ * retries run in host time: a busy poll's own instructions would run them
+ * out instead, in a few host milliseconds at the 1984 preset's shift=10
+ * (1 us an instruction), long before the other nodes have booted. */
+static int boot_wait(void)
 {
-	(void)unused;
-	for (uint32_t i = 0; i < net_config.npeers; i++)
-		if (net_config.peers[i] != node_id && peer_state(net_config.peers[i]) != PEER_UP)
-			return 0;
-	return 1;
+	vtime_exclude_begin();
+	int state = PEER_CONNECTING;
+	while (state == PEER_CONNECTING) {
+		net_tick();
+		state = PEER_UP;
+		for (uint32_t i = 0; i < net_config.npeers; i++) {
+			uint32_t node = net_config.peers[i];
+			int s = node == node_id ? PEER_UP : peer_state(node);
+			if (s == PEER_DOWN || (s == PEER_CONNECTING && state == PEER_UP))
+				state = s;
+		}
+		if (state == PEER_CONNECTING)
+			vwatch_wait(NULL, 0);
+	}
+	vtime_exclude_end();
+	return state == PEER_UP;
 }
 
 void vlink_start(void)
@@ -275,7 +293,7 @@ void vlink_start(void)
 	/* Stamps from the first frame on; the peers' HELLOs carry none. */
 	peer_set_vtime(VSYNC_STAMP_BYTES, stamp, report_in);
 	deliver_up = peer_interpose(frame_in);
-	if (!net_wait_until(all_up, NULL))
+	if (!boot_wait())
 		panic("vlink: not every peer came up; no common epoch");
 	vtime_set_sync(&sync_ops);
 	kprintf("vlink: %u peers up, lookahead %llu ns, stops every %u ns\n", vs.npeers,

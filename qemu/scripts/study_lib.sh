@@ -23,6 +23,16 @@ virtual | icount | plain) ;;
 *) printf '%s: the clock (STUDY_CLOCK, DEMO_CLOCK) must be virtual, icount or plain, not '\''%s'\''\n' \
 	"$study_name" "$clock" >&2; exit 2 ;;
 esac
+# In virtual time, the network's preset (docs/cluster.md, the `cluster`
+# statement): lan (today's, the default) or 1984 (the thesis's ratio of
+# computation to communication: 3 Mb/s, ~1 MIPS nodes).
+net=${STUDY_NET:-lan}
+case $net in
+lan | 1984) ;;
+*) printf '%s: the network (STUDY_NET) must be lan or 1984, not '\''%s'\''\n' "$study_name" "$net" >&2; exit 2 ;;
+esac
+[ "$clock" = virtual ] || [ "$net" = lan ] ||
+	{ printf '%s: STUDY_NET=%s needs the virtual clock\n' "$study_name" "$net" >&2; exit 2; }
 
 # progress TEXT: one line saying where the study is, for the person waiting.
 progress() {
@@ -89,6 +99,7 @@ cluster_file() {
 	local path=$1 nodes=$2 disk_node=${3:-0} disk=${4:-} i line
 	{
 		echo "# written by $study_name: $nodes nodes, clock=$clock"
+		[ "$clock" = virtual ] && echo "cluster net=$net"
 		echo 'service meter port=0 start="{dpm} filter --port {port} -o {dir}/meter.log"'
 		for i in $(seq 1 "$nodes"); do
 			line="node n$i id=$i arch=${node_arch[i - 1]:-x86} clock=$clock"
