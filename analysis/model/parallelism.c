@@ -86,7 +86,7 @@ struct path_step *max_path(const struct cgraph *g, const struct pconfig *c,
 						     .out_kind = g->kind[k],
 						     .out_weight = cross_weight(g, c, k) };
 		} else {
-			s[i].cpu += (double)cgraph_proc_arc(g, k);
+			s[i].cpu += proc_weight(g, c, k);
 		}
 		k = prev;
 	}

@@ -33,6 +33,13 @@ void pwork_free(struct pwork *w);
  * elapsed time for an external wait). */
 double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
 
+/* Weight of the process arc into node k under configuration c: its CPU
+ * time plus the kernel transport work the event before it leaves on its
+ * machine (a remote SEND's sending side, a remote message's receiving
+ * side: mtime_transport), which no process's CPU time includes
+ * (docs/parallel.md).  0 for a first node. */
+double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
+
 /* After timing: 0 if every process reached its end (pos[p] is the next
  * node of p), else -1 naming the first one that could not (a cycle). */
 int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen);

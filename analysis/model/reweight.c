@@ -147,13 +147,13 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 			s->state[p] = P_DONE;
 			return;
 		}
-		uint64_t work = cgraph_proc_arc(g, n);
-		if (work == 0)
+		double work = proc_weight(g, s->c, n);
+		if (work <= 0)
 			continue;
 		struct machine *m = &s->mach[s->c->machine_of[p]];
 		machine_sync(m, t);
 		m->k++;
-		heap_push(&m->run, m->V + (double)work, p);
+		heap_push(&m->run, m->V + work, p);
 		machine_schedule(s, s->c->machine_of[p]);
 		s->state[p] = P_RUNNING;
 		return;
