@@ -22,11 +22,14 @@
 
 #include "cluster_file.h"
 
-/* Bytes a message of B bytes occupies on the wire besides its own: the
- * Ethernet, IP and TCP headers (54), the peer frame's and the remote
- * message's headers (kernel/net/frame.h, kernel/remote.h: about 58) and
- * virtual time's stamp (16).  A frame is at least 64 bytes. */
-#define CLUSTER_MTIME_FRAME_OVERHEAD 128u
+/* Bytes a message of B bytes occupies on the wire besides its own, as the
+ * kernel's network model counts them (kernel/net/vlink.c's stamp): the
+ * remote message's header (struct rm_frame, kernel/remote.h: 108), the
+ * peer frame's (FRAME_HDR_BYTES, 4), virtual time's stamp
+ * (VSYNC_STAMP_BYTES, 16) and Ethernet with FCS, IPv4 and TCP
+ * (VSYNC_WIRE_BYTES, 58); tests/unit/test_cluster_mtime.c checks the sum
+ * against those.  A frame is at least 64 bytes. */
+#define CLUSTER_MTIME_FRAME_OVERHEAD 186u
 
 /* The table's name in a cluster's state directory. */
 #define STATE_MTIME "mtime.csv"
