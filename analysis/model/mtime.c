@@ -38,9 +38,9 @@ void mtime_zero(struct mtime_table *m)
 
 /* Columns: the three required, then the two optional ones (-1: absent,
  * read as 0). */
-#define COLS 5
+#define COLS 6
 static const char *const col_names[COLS] = { "size_bytes", "local_ns", "remote_ns",
-					      "remote_tx_ns", "remote_rx_ns" };
+					      "remote_tx_ns", "remote_rx_ns", "remote_wire_ns" };
 
 static int load_row(struct mtime_table *m, const struct csv_reader *r, const int col[COLS],
 		    char *err, size_t errlen)
@@ -72,6 +72,7 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	m->remote[m->n] = v[2];
 	m->tx[m->n] = v[3];
 	m->rx[m->n] = v[4];
+	m->wire[m->n] = v[5];
 	m->n++;
 	return 0;
 }
@@ -147,4 +148,9 @@ double mtime(const struct mtime_table *m, uint32_t len, int same_machine)
 double mtime_transport(const struct mtime_table *m, uint32_t len, int receiving)
 {
 	return interpolate(m, receiving ? m->rx : m->tx, len);
+}
+
+double mtime_wire(const struct mtime_table *m, uint32_t len)
+{
+	return interpolate(m, m->wire, len);
 }

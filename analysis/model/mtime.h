@@ -30,6 +30,11 @@ struct mtime_table {
 	 * machine.  0 when the table has none. */
 	double tx[MTIME_MAX_ROWS];
 	double rx[MTIME_MAX_ROWS];
+	/* Optional column remote_wire_ns: how long a remote message's frame
+	 * holds its sending machine's link (its bytes at the bandwidth), so
+	 * that frames sent close together queue for it (dpm parallel
+	 * --contention).  0 when the table has none. */
+	double wire[MTIME_MAX_ROWS];
 	int zero;                       /* every delivery takes no time */
 	char clock[16];                 /* `# clock=MODE` of the file; "" unknown */
 };
@@ -56,5 +61,8 @@ double mtime(const struct mtime_table *m, uint32_t len, int same_machine);
  * table's remote_tx_ns / remote_rx_ns, interpolated as MTIME is; 0
  * without those columns or for a zero table. */
 double mtime_transport(const struct mtime_table *m, uint32_t len, int receiving);
+
+/* The table's remote_wire_ns at len bytes (0 without the column). */
+double mtime_wire(const struct mtime_table *m, uint32_t len);
 
 #endif

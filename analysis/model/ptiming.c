@@ -12,7 +12,8 @@ int pwork_alloc(struct pwork *w, size_t nnodes)
 {
 	w->when = malloc((nnodes + 1) * sizeof *w->when);
 	w->via = malloc(nnodes + 1);
-	if (!w->when || !w->via) {
+	w->queued = calloc(nnodes + 1, sizeof *w->queued);
+	if (!w->when || !w->via || !w->queued) {
 		pwork_free(w);
 		return -1;
 	}
@@ -23,19 +24,19 @@ void pwork_free(struct pwork *w)
 {
 	free(w->when);
 	free(w->via);
+	free(w->queued);
 	w->when = NULL;
 	w->via = NULL;
+	w->queued = NULL;
 }
 
-/* The message arc from SEND node s into node r: its length and whether
- * its ends are on one machine under c. */
-static uint32_t message_len(const struct cgraph *g, uint32_t s, uint32_t r)
+uint32_t message_len(const struct cgraph *g, uint32_t s, uint32_t r)
 {
 	const struct event *re = cgraph_event(g, r), *se = cgraph_event(g, s);
 	return (re->flags & EV_LENGTH) ? re->length : (se->flags & EV_LENGTH) ? se->length : 0;
 }
 
-static int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, uint32_t r)
+int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, uint32_t r)
 {
 	return c->machine_of[g->node_proc[s]] == c->machine_of[g->node_proc[r]];
 }
@@ -47,6 +48,12 @@ double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
 	if (g->kind[k] == CROSS_EXTERNAL)
 		return re->time > se->time ? (double)(re->time - se->time) : 0;
 	return mtime(c->mt, message_len(g, s, k), same_machine(g, c, s, k));
+}
+
+double arc_weight(const struct cgraph *g, const struct pconfig *c, const struct pwork *w,
+		  uint32_t k)
+{
+	return cross_weight(g, c, k) + w->queued[k];
 }
 
 double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)

@@ -66,17 +66,29 @@ static uint64_t transport_instructions(uint32_t bytes, int receiving)
 	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
 }
 
-void cluster_mtime_transport(const struct cluster_spec *spec, const struct cluster_node *n,
-			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns)
-{
-	int shift = cluster_node_shift(spec, n);
-	*tx_ns = transport_instructions(bytes, 0) << shift;
-	*rx_ns = transport_instructions(bytes, 1) << shift;
-}
-
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
+}
+
+/* The frame of a message of `bytes` on the wire at the model's bandwidth. */
+static uint64_t wire_ns(const uint64_t v[VT_FIELDS], uint32_t bytes)
+{
+	uint64_t frame = (uint64_t)bytes + CLUSTER_MTIME_FRAME_OVERHEAD;
+	if (frame < 64)
+		frame = 64;
+	return ceil_div(frame * 8 * 1000000000ull, v[VT_BANDWIDTH]);
+}
+
+void cluster_mtime_transport(const struct cluster_spec *spec, const struct cluster_node *n,
+			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns, uint64_t *link_ns)
+{
+	int shift = cluster_node_shift(spec, n);
+	uint64_t v[VT_FIELDS];
+	cluster_vtime_resolve(&spec->vtime, v);
+	*tx_ns = transport_instructions(bytes, 0) << shift;
+	*rx_ns = transport_instructions(bytes, 1) << shift;
+	*link_ns = wire_ns(v, bytes);
 }
 
 void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_node *n,
@@ -89,8 +101,8 @@ void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_n
 		frame = 64;
 	int shift = cluster_node_shift(spec, n);
 	*local_ns = local_instructions(bytes) << shift;
-	*remote_ns = *local_ns + (transport_instructions(bytes, 0) << shift) + v[VT_TX_FIXED] + ceil_div(frame * v[VT_TX_PER_KB], 1000) +
-		     ceil_div(frame * 8 * 1000000000ull, v[VT_BANDWIDTH]) + v[VT_LATENCY] +
+	*remote_ns = *local_ns + (transport_instructions(bytes, 0) << shift) + v[VT_TX_FIXED] +
+		     ceil_div(frame * v[VT_TX_PER_KB], 1000) + wire_ns(v, bytes) + v[VT_LATENCY] +
 		     v[VT_RX_FIXED] + ceil_div(frame * v[VT_RX_PER_KB], 1000);
 }
 
@@ -127,17 +139,18 @@ static int write_model(const struct cluster_spec *spec, const struct cluster_nod
 		"# computed by dpm cluster from the models (docs/mtime.md): node %s at shift %d, "
 		"latency %llu ns, %llu bit/s, tx %llu ns + %llu ns/1000 B, rx %llu ns + %llu ns/1000 B\n"
 		"# remote_tx_ns, remote_rx_ns: the kernels' transport work per remote message, "
-		"on each machine's CPU in no process\n"
-		"size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns\n", n->name, cluster_node_shift(spec, n),
+		"on each machine's CPU in no process; remote_wire_ns: its frame on the sender's link\n"
+		"size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n", n->name, cluster_node_shift(spec, n),
 		(unsigned long long)v[VT_LATENCY], (unsigned long long)v[VT_BANDWIDTH],
 		(unsigned long long)v[VT_TX_FIXED], (unsigned long long)v[VT_TX_PER_KB],
 		(unsigned long long)v[VT_RX_FIXED], (unsigned long long)v[VT_RX_PER_KB]);
 	for (size_t i = 0; i < ROWS; i++) {
-		uint64_t local, remote, tx, rx;
+		uint64_t local, remote, tx, rx, link;
 		cluster_mtime_model(spec, n, local_path[i].bytes, &local, &remote);
-		cluster_mtime_transport(spec, n, local_path[i].bytes, &tx, &rx);
-		fprintf(f, "%u,%llu,%llu,%llu,%llu\n", local_path[i].bytes, (unsigned long long)local,
-			(unsigned long long)remote, (unsigned long long)tx, (unsigned long long)rx);
+		cluster_mtime_transport(spec, n, local_path[i].bytes, &tx, &rx, &link);
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu\n", local_path[i].bytes,
+			(unsigned long long)local, (unsigned long long)remote, (unsigned long long)tx,
+			(unsigned long long)rx, (unsigned long long)link);
 	}
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad) {

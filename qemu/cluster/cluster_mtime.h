@@ -42,9 +42,10 @@ void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_n
 /* The kernels' transport work in ns for a remote message of `bytes` from
  * node n: the sending side's and the receiving side's (the table's
  * remote_tx_ns and remote_rx_ns, which the analyses charge to the two
- * machines' CPUs). */
+ * machines' CPUs), and how long its frame holds the sender's link (the
+ * table's remote_wire_ns, for which frames sent close together queue). */
 void cluster_mtime_transport(const struct cluster_spec *spec, const struct cluster_node *n,
-			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns);
+			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns, uint64_t *link_ns);
 
 /* Write the cluster's table to path (`# clock=MODE` and where it comes
  * from in comment lines, then size_bytes,local_ns,remote_ns); `bench` is

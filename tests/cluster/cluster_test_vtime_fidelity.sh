@@ -49,7 +49,7 @@ tsp() {
 tsp one-node 1 1
 tsp four-nodes 4 1,2,3,4
 check_that "four-nodes: ...its table has the transport columns" \
-	'grep -q "^size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns$" "$TEST_DIR/four-nodes.log.mtime"'
+	'grep -q "^size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns$" "$TEST_DIR/four-nodes.log.mtime"'
 
 # The file system on 4 nodes (cluster_test_vtime_fs.sh's workload).
 d=$(new_cluster_dir fidelity-fs)

@@ -71,25 +71,27 @@ static void test_model_by_hand(void **state)
 	model(100, 3308 * 2, (3308 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
-static void transport(uint32_t bytes, uint64_t tx, uint64_t rx)
+static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
 {
-	uint64_t t, r;
-	cluster_mtime_transport(&spec, &spec.nodes[0], bytes, &t, &r);
+	uint64_t t, r, l;
+	cluster_mtime_transport(&spec, &spec.nodes[0], bytes, &t, &r, &l);
 	assert_int_equal(t, tx);
 	assert_int_equal(r, rx);
+	assert_int_equal(l, link);
 }
 
 static void test_transport_by_hand(void **state)
 {
 	(void)state;
 	load("node a clock=virtual\n");
-	transport(1, 670, 3958);
-	transport(0, 670, 3958);
+	/* the link: 187 and 736 bytes at 1 Gb/s */
+	transport(1, 670, 3958, 1496);
+	transport(0, 670, 3958, 1488);   /* a 186-byte frame */
 	/* interpolated: 4524 + (9875 - 4524) * 450 / 900, rounded */
-	transport(550, 670, 7200);
+	transport(550, 670, 7200, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 670ull * 1024, 9875ull * 1024);
+	transport(1000, 670ull * 1024, 9875ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -110,10 +112,10 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_int_equal(cluster_mtime_write(&spec, NULL, path, what, sizeof what), 1);
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
-	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns\n"
-				  "1,2721,24887,670,3958\n10,2775,25013,670,3998\n"
-				  "100,3308,26266,670,4524\n1000,8708,38866,670,9875\n"
-				  "4096,27426,82352,670,28280\n"));
+	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
+				  "1,2721,24887,670,3958,1496\n10,2775,25013,670,3998,1568\n"
+				  "100,3308,26266,670,4524,2288\n1000,8708,38866,670,9875,9488\n"
+				  "4096,27426,82352,670,28280,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
