@@ -321,6 +321,44 @@ static void transport_work_charged_to_machines(void **state)
 }
 
 /*
+ * A's two remote messages back to back share its link (remote_wire_ns 10,
+ * remote 5): m1 leaves at 1 and holds the link until 11, so m2, sent at 2,
+ * waits 9 and arrives at 2 + 5 + 9 = 16; C ends at 17.  Only with
+ * contention (the link is the machine's to share); without it C ends at
+ * 2 + 5 + 1 = 8.  On one machine nothing is remote and nothing queues.
+ */
+static void remote_frames_queue_for_the_link(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "link");
+	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1), c = tp(&t, 3, 1);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	t_send(&t, a, b, 1, 1, 1, 10);
+	t_send(&t, a, c, 2, 2, 2, 10);
+	t_step(&t, a, TRACE_TERMPROCESS, 3, 3);
+	t_recv(&t, b, a, 6, 0, 1, 10);
+	t_step(&t, b, TRACE_TERMPROCESS, 7, 1);
+	t_recv(&t, c, a, 7, 0, 2, 10);
+	t_step(&t, c, TRACE_TERMPROCESS, 8, 1);
+	struct mtime_table m = flat_table(0, 5);
+	m.wire[0] = 10;
+	assert_float_equal(mtime_wire(&m, 10), 10, 1e-9);
+	struct outcome o = eval(&t, MEASURED, &m, 1);
+	assert_float_equal(o.r.t_max, 17, 1e-9);
+	assert_int_equal(o.npath, 2);   /* A, then m2 (5 + 9 queued), then C */
+	assert_float_equal(o.path[0].out_weight, 14, 1e-9);
+	free(o.path);
+	o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.t_max, 8, 1e-9);
+	free(o.path);
+	o = eval(&t, ONE, &m, 1);
+	assert_float_equal(o.r.t_max, 5, 1e-9);   /* 3 + 1 + 1 CPU, shared */
+	free(o.path);
+	trace_free(&t);
+}
+
+/*
  * Sharing with blocking: A runs 10, sends to B, runs 20 more; B starts
  * blocked on that message and then runs 10.  One machine, zero delivery:
  * A alone until 10; then A and B share, B's 10 take 20 (ends 30), A has
@@ -662,6 +700,7 @@ int main(void)
 		cmocka_unit_test(thesis_three_process_example),
 		cmocka_unit_test(assign_predicts_a_moved_placement),
 		cmocka_unit_test(transport_work_charged_to_machines),
+		cmocka_unit_test(remote_frames_queue_for_the_link),
 		cmocka_unit_test(contention_with_blocking),
 		cmocka_unit_test(contention_across_machines),
 		cmocka_unit_test(contention_unequal_lengths),
