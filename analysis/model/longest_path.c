@@ -51,8 +51,9 @@ static int cross_done(const struct cgraph *g, const struct walk *k, uint32_t c)
 static void time_node(const struct cgraph *g, const struct pconfig *c, struct pwork *w,
 		      uint32_t n)
 {
-	double t = cgraph_is_first(g, n) ? 0 : w->when[n - 1] + (double)cgraph_proc_arc(g, n);
+	double t = cgraph_is_first(g, n) ? 0 : w->when[n - 1] + proc_weight(g, c, n);
 	w->via[n] = 0;
+	w->queued[n] = 0; /* no link queueing without contention */
 	if (g->cross[n] != NO_NODE) {
 		double m = w->when[g->cross[n]] + cross_weight(g, c, n);
 		if (m > t) {

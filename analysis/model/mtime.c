@@ -36,17 +36,24 @@ void mtime_zero(struct mtime_table *m)
 	m->zero = 1;
 }
 
-static int load_row(struct mtime_table *m, const struct csv_reader *r, const int col[3],
+/* Columns: the three required, then the two optional ones (-1: absent,
+ * read as 0). */
+#define COLS 6
+static const char *const col_names[COLS] = { "size_bytes", "local_ns", "remote_ns",
+					      "remote_tx_ns", "remote_rx_ns", "remote_wire_ns" };
+
+static int load_row(struct mtime_table *m, const struct csv_reader *r, const int col[COLS],
 		    char *err, size_t errlen)
 {
-	static const char *const names[3] = { "size_bytes", "local_ns", "remote_ns" };
-	double v[3];
-	for (int i = 0; i < 3; i++) {
+	double v[COLS] = { 0 };
+	for (int i = 0; i < COLS; i++) {
 		uint64_t u;
+		if (col[i] < 0)
+			continue;
 		const char *s = csv_field(r, col[i]);
 		if (csv_parse_u64(s, &u) <= 0) {
 			snprintf(err, errlen, "%s:%lu:%lu: %s '%s' is not a whole number",
-				 r->path, r->line, csv_col(r, col[i]), names[i], s);
+				 r->path, r->line, csv_col(r, col[i]), col_names[i], s);
 			return -1;
 		}
 		v[i] = (double)u;
@@ -63,6 +70,9 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	m->size[m->n] = v[0];
 	m->local[m->n] = v[1];
 	m->remote[m->n] = v[2];
+	m->tx[m->n] = v[3];
+	m->rx[m->n] = v[4];
+	m->wire[m->n] = v[5];
 	m->n++;
 	return 0;
 }
@@ -91,8 +101,9 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 	memset(m, 0, sizeof *m);
 	if (csv_open(&r, path, err, errlen) < 0)
 		return -1;
-	int col[3] = { csv_column(&r, "size_bytes"), csv_column(&r, "local_ns"),
-		       csv_column(&r, "remote_ns") };
+	int col[COLS];
+	for (int i = 0; i < COLS; i++)
+		col[i] = csv_column(&r, col_names[i]);
 	int rc = 0;
 	for (int i = 0; i < 3 && rc == 0; i++)
 		if (col[i] < 0) {
@@ -112,11 +123,11 @@ int mtime_load(struct mtime_table *m, const char *path, char *err, size_t errlen
 	return rc;
 }
 
-double mtime(const struct mtime_table *m, uint32_t len, int same_machine)
+/* Column t at len bytes: interpolated, extrapolated past the last size. */
+static double interpolate(const struct mtime_table *m, const double *t, uint32_t len)
 {
 	if (m->zero || m->n == 0)
 		return 0;
-	const double *t = same_machine ? m->local : m->remote;
 	double x = len;
 	if (m->n == 1 || x <= m->size[0])
 		return t[0];
@@ -127,4 +138,19 @@ double mtime(const struct mtime_table *m, uint32_t len, int same_machine)
 	double slope = (t[i] - t[i - 1]) / (m->size[i] - m->size[i - 1]);
 	double v = t[i - 1] + slope * (x - m->size[i - 1]);
 	return v > 0 ? v : 0;
+}
+
+double mtime(const struct mtime_table *m, uint32_t len, int same_machine)
+{
+	return interpolate(m, same_machine ? m->local : m->remote, len);
+}
+
+double mtime_transport(const struct mtime_table *m, uint32_t len, int receiving)
+{
+	return interpolate(m, receiving ? m->rx : m->tx, len);
+}
+
+double mtime_wire(const struct mtime_table *m, uint32_t len)
+{
+	return interpolate(m, m->wire, len);
 }

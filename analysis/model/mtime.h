@@ -23,6 +23,18 @@ struct mtime_table {
 	double size[MTIME_MAX_ROWS];    /* bytes, strictly increasing */
 	double local[MTIME_MAX_ROWS];   /* ns, both machines the same */
 	double remote[MTIME_MAX_ROWS];  /* ns, different machines */
+	/* Optional columns remote_tx_ns, remote_rx_ns: the CPU the sending and
+	 * the receiving machine's kernels spend on a remote message outside
+	 * any process (its transport: virtual time charges it to the node,
+	 * docs/virtual-time.md §2.5), which the analyses charge to the
+	 * machine.  0 when the table has none. */
+	double tx[MTIME_MAX_ROWS];
+	double rx[MTIME_MAX_ROWS];
+	/* Optional column remote_wire_ns: how long a remote message's frame
+	 * holds its sending machine's link (its bytes at the bandwidth), so
+	 * that frames sent close together queue for it (dpm parallel
+	 * --contention).  0 when the table has none. */
+	double wire[MTIME_MAX_ROWS];
 	int zero;                       /* every delivery takes no time */
 	char clock[16];                 /* `# clock=MODE` of the file; "" unknown */
 };
@@ -43,5 +55,14 @@ void mtime_file_clock(const char *path, char *out, size_t size);
 
 /* Delivery time in ns of a message of len bytes between two machines. */
 double mtime(const struct mtime_table *m, uint32_t len, int same_machine);
+
+/* The kernel CPU in ns a remote message of len bytes costs its sending
+ * machine (receiving 0) or its receiving machine (receiving 1): the
+ * table's remote_tx_ns / remote_rx_ns, interpolated as MTIME is; 0
+ * without those columns or for a zero table. */
+double mtime_transport(const struct mtime_table *m, uint32_t len, int receiving);
+
+/* The table's remote_wire_ns at len bytes (0 without the column). */
+double mtime_wire(const struct mtime_table *m, uint32_t len);
 
 #endif

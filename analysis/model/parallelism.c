@@ -84,9 +84,9 @@ struct path_step *max_path(const struct cgraph *g, const struct pconfig *c,
 		if (w->via[k]) {
 			s[--i] = (struct path_step){ .proc = g->node_proc[prev], .to = prev,
 						     .out_kind = g->kind[k],
-						     .out_weight = cross_weight(g, c, k) };
+						     .out_weight = arc_weight(g, c, w, k) };
 		} else {
-			s[i].cpu += (double)cgraph_proc_arc(g, k);
+			s[i].cpu += proc_weight(g, c, k);
 		}
 		k = prev;
 	}

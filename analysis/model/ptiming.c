@@ -12,7 +12,8 @@ int pwork_alloc(struct pwork *w, size_t nnodes)
 {
 	w->when = malloc((nnodes + 1) * sizeof *w->when);
 	w->via = malloc(nnodes + 1);
-	if (!w->when || !w->via) {
+	w->queued = calloc(nnodes + 1, sizeof *w->queued);
+	if (!w->when || !w->via || !w->queued) {
 		pwork_free(w);
 		return -1;
 	}
@@ -23,8 +24,21 @@ void pwork_free(struct pwork *w)
 {
 	free(w->when);
 	free(w->via);
+	free(w->queued);
 	w->when = NULL;
 	w->via = NULL;
+	w->queued = NULL;
+}
+
+uint32_t message_len(const struct cgraph *g, uint32_t s, uint32_t r)
+{
+	const struct event *re = cgraph_event(g, r), *se = cgraph_event(g, s);
+	return (re->flags & EV_LENGTH) ? re->length : (se->flags & EV_LENGTH) ? se->length : 0;
+}
+
+int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, uint32_t r)
+{
+	return c->machine_of[g->node_proc[s]] == c->machine_of[g->node_proc[r]];
 }
 
 double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
@@ -33,9 +47,26 @@ double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
 	const struct event *re = cgraph_event(g, k), *se = cgraph_event(g, s);
 	if (g->kind[k] == CROSS_EXTERNAL)
 		return re->time > se->time ? (double)(re->time - se->time) : 0;
-	uint32_t len = (re->flags & EV_LENGTH) ? re->length : (se->flags & EV_LENGTH) ? se->length : 0;
-	int same = c->machine_of[g->node_proc[s]] == c->machine_of[g->node_proc[k]];
-	return mtime(c->mt, len, same);
+	return mtime(c->mt, message_len(g, s, k), same_machine(g, c, s, k));
+}
+
+double arc_weight(const struct cgraph *g, const struct pconfig *c, const struct pwork *w,
+		  uint32_t k)
+{
+	return cross_weight(g, c, k) + w->queued[k];
+}
+
+double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
+{
+	if (cgraph_is_first(g, k))
+		return 0;
+	double w = (double)cgraph_proc_arc(g, k);
+	uint32_t prev = k - 1, r = g->succ[prev], s = g->cross[prev];
+	if (r != NO_NODE && !same_machine(g, c, prev, r))
+		w += mtime_transport(c->mt, message_len(g, prev, r), 0);
+	if (s != NO_NODE && g->kind[prev] == CROSS_MESSAGE && !same_machine(g, c, s, prev))
+		w += mtime_transport(c->mt, message_len(g, s, prev), 1);
+	return w;
 }
 
 int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen)

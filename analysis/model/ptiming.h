@@ -24,6 +24,8 @@ struct pconfig {
 struct pwork {
 	double *when;   /* time the node happens on the longest path, ns */
 	uint8_t *via;   /* 1 if the node's cross arc bound it, else 0 */
+	double *queued; /* a message's wait for its sender's link, ns (only
+	                   with contention; else 0): see arc_weight */
 };
 
 int pwork_alloc(struct pwork *w, size_t nnodes);
@@ -32,6 +34,23 @@ void pwork_free(struct pwork *w);
 /* Weight of node k's cross arc under configuration c (MTIME for a message,
  * elapsed time for an external wait). */
 double cross_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
+
+/* cross_weight plus the wait for the sending machine's link that the
+ * timing found for node k's message (w->queued). */
+double arc_weight(const struct cgraph *g, const struct pconfig *c, const struct pwork *w,
+		  uint32_t k);
+
+/* The message of SEND node s (received at node r): its length, and
+ * whether its ends are on one machine under c. */
+uint32_t message_len(const struct cgraph *g, uint32_t s, uint32_t r);
+int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, uint32_t r);
+
+/* Weight of the process arc into node k under configuration c: its CPU
+ * time plus the kernel transport work the event before it leaves on its
+ * machine (a remote SEND's sending side, a remote message's receiving
+ * side: mtime_transport), which no process's CPU time includes
+ * (docs/parallel.md).  0 for a first node. */
+double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
 
 /* After timing: 0 if every process reached its end (pos[p] is the next
  * node of p), else -1 naming the first one that could not (a cycle). */

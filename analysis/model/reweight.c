@@ -30,6 +30,7 @@
 enum pstate { P_RUNNING, P_BLOCKED, P_DONE };
 
 struct machine {
+	double link;     /* when its link is free of the frames sent before */
 	uint32_t k;      /* processes running */
 	double V;        /* CPU each running process has had, ns */
 	double L;        /* elapsed time V was last brought up to date */
@@ -102,6 +103,25 @@ static int done(const struct sim *s, uint32_t node)
 	return node < s->pos[s->g->node_proc[node]];
 }
 
+/* A remote message sent at t: its frame leaves after the sending
+ * kernel's work (remote_tx_ns) or once the frames sent before it have
+ * left, whichever is later, and holds the machine's link for its
+ * remote_wire_ns (the kernel's network model, docs/virtual-time.md
+ * §2.4).  Its wait goes to queued[r], on top of its MTIME. */
+static void take_link(struct sim *s, uint32_t n, uint32_t r, double t)
+{
+	const struct cgraph *g = s->g;
+	s->w->queued[r] = 0;
+	if (g->kind[r] != CROSS_MESSAGE || same_machine(g, s->c, n, r))
+		return;
+	uint32_t len = message_len(g, n, r);
+	struct machine *m = &s->mach[s->c->machine_of[g->node_proc[n]]];
+	double ready = t + mtime_transport(s->c->mt, len, 0);
+	if (m->link > ready)
+		s->w->queued[r] = m->link - ready;
+	m->link = (m->link > ready ? m->link : ready) + mtime_wire(s->c->mt, len);
+}
+
 static void complete_node(struct sim *s, uint32_t n, double t, int woken)
 {
 	const struct cgraph *g = s->g;
@@ -111,9 +131,10 @@ static void complete_node(struct sim *s, uint32_t n, double t, int woken)
 	uint32_t r = g->succ[n];
 	if (r == NO_NODE)
 		return;
+	take_link(s, n, r, t);
 	uint32_t q = g->node_proc[r];
 	if (s->state[q] == P_BLOCKED && s->pos[q] == r)
-		push_arrival(s, t + cross_weight(g, s->c, r), r);
+		push_arrival(s, t + arc_weight(g, s->c, s->w, r), r);
 }
 
 /* Take process p as far as it goes at time t: through nodes whose
@@ -133,7 +154,7 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 				s->state[p] = P_BLOCKED;
 				return;
 			}
-			double arrival = s->w->when[c] + cross_weight(g, s->c, n);
+			double arrival = s->w->when[c] + arc_weight(g, s->c, s->w, n);
 			if (arrival > t) {
 				s->state[p] = P_BLOCKED;
 				push_arrival(s, arrival, n);
@@ -147,13 +168,13 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 			s->state[p] = P_DONE;
 			return;
 		}
-		uint64_t work = cgraph_proc_arc(g, n);
-		if (work == 0)
+		double work = proc_weight(g, s->c, n);
+		if (work <= 0)
 			continue;
 		struct machine *m = &s->mach[s->c->machine_of[p]];
 		machine_sync(m, t);
 		m->k++;
-		heap_push(&m->run, m->V + (double)work, p);
+		heap_push(&m->run, m->V + work, p);
 		machine_schedule(s, s->c->machine_of[p]);
 		s->state[p] = P_RUNNING;
 		return;
@@ -277,6 +298,7 @@ int reweight_simulate(const struct cgraph *g, const struct pconfig *c, struct pw
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	memset(w->queued, 0, (g->nnodes + 1) * sizeof *w->queued);
 	for (size_t p = 0; p < g->tr->nproc; p++)
 		try_advance(&s, (uint32_t)p, 0, 0);
 	run(&s);

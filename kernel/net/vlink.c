@@ -46,7 +46,6 @@
 
 #define QUANTUM_NS 100000u   /* a busy node's stops: every 100 us         */
 #define SLOTS 64             /* frames received, not yet delivered        */
-#define WIRE_BYTES 58        /* Ethernet (with FCS), IPv4 and TCP headers */
 
 static struct vsync vs;
 static struct vqueue queue;
@@ -73,7 +72,7 @@ static int peer_index(uint32_t node)
 static void stamp(uint32_t node, uint32_t len, uint8_t *out)
 {
 	uint64_t now = vtime_now();
-	uint32_t bytes = len + FRAME_HDR_BYTES + VSYNC_STAMP_BYTES + WIRE_BYTES;
+	uint32_t bytes = len + FRAME_HDR_BYTES + VSYNC_STAMP_BYTES + VSYNC_WIRE_BYTES;
 	uint64_t d = vsync_send(&vs, node, now, bytes);
 	vsync_stamp_encode(out, d, now + vs.lookahead);
 }

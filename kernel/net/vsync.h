@@ -49,6 +49,7 @@ struct vsync_report {
 #define VSYNC_REPORT_FIXED 28u
 #define VSYNC_REPORT_MAX (VSYNC_REPORT_FIXED + 12u * VSYNC_MAX_NODES)
 #define VSYNC_STAMP_BYTES 16u     /* a data frame's prefix: delivery, EOT */
+#define VSYNC_WIRE_BYTES 58u      /* Ethernet (with FCS), IPv4, TCP headers */
 
 struct vsync_peer {
 	uint32_t node;

@@ -20,6 +20,26 @@ static const struct {
 };
 #define ROWS (sizeof local_path / sizeof local_path[0])
 
+/* The kernels' remote transport work in virtual time, in guest
+ * instructions (x86, shift 0), which runs on the node clock but in no
+ * process (docs/virtual-time.md §2.5): the sending kernel's part of a
+ * remote SEND (remote.c's send_credited but peer_send, which is left out
+ * of the clock) and the receiving kernel's delivery of the frame at its
+ * stop (vlink.c's deliver_due: remote_deliver, the message queued or
+ * handed to its waiting receiver, its traces).  Measured by bracketing
+ * both with the node clock in a metered remote pingpong of 500 round
+ * trips a size (dpm record --flags send,receivecall,receive,queued,
+ * createprocess -- pingpong 2 400 SIZES; docs/mtime.md).  The analyses
+ * charge them to the machines (dpm parallel's remote_tx_ns,
+ * remote_rx_ns); the sending part also delays the frame. */
+static const struct {
+	uint32_t bytes;
+	uint64_t tx, rx;
+} transport_path[ROWS] = {
+	{ 1, 670, 3958 }, { 10, 670, 3998 }, { 100, 670, 4524 }, { 1000, 670, 9875 },
+	{ 4096, 670, 28280 },
+};
+
 static uint64_t local_instructions(uint32_t bytes)
 {
 	size_t i = 1;
@@ -32,9 +52,43 @@ static uint64_t local_instructions(uint32_t bytes)
 	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
 }
 
+/* transport_path's sending (0) or receiving (1) side at `bytes`. */
+static uint64_t transport_instructions(uint32_t bytes, int receiving)
+{
+	size_t i = 1;
+	while (i < ROWS - 1 && bytes > transport_path[i].bytes)
+		i++;
+	uint64_t x0 = transport_path[i - 1].bytes, x1 = transport_path[i].bytes;
+	uint64_t y0 = receiving ? transport_path[i - 1].rx : transport_path[i - 1].tx;
+	uint64_t y1 = receiving ? transport_path[i].rx : transport_path[i].tx;
+	if (bytes <= x0)
+		return y0;
+	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
+}
+
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
+}
+
+/* The frame of a message of `bytes` on the wire at the model's bandwidth. */
+static uint64_t wire_ns(const uint64_t v[VT_FIELDS], uint32_t bytes)
+{
+	uint64_t frame = (uint64_t)bytes + CLUSTER_MTIME_FRAME_OVERHEAD;
+	if (frame < 64)
+		frame = 64;
+	return ceil_div(frame * 8 * 1000000000ull, v[VT_BANDWIDTH]);
+}
+
+void cluster_mtime_transport(const struct cluster_spec *spec, const struct cluster_node *n,
+			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns, uint64_t *link_ns)
+{
+	int shift = cluster_node_shift(spec, n);
+	uint64_t v[VT_FIELDS];
+	cluster_vtime_resolve(&spec->vtime, v);
+	*tx_ns = transport_instructions(bytes, 0) << shift;
+	*rx_ns = transport_instructions(bytes, 1) << shift;
+	*link_ns = wire_ns(v, bytes);
 }
 
 void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_node *n,
@@ -45,9 +99,10 @@ void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_n
 	uint64_t frame = (uint64_t)bytes + CLUSTER_MTIME_FRAME_OVERHEAD;
 	if (frame < 64)
 		frame = 64;
-	*local_ns = local_instructions(bytes) << cluster_node_shift(spec, n);
-	*remote_ns = *local_ns + v[VT_TX_FIXED] + ceil_div(frame * v[VT_TX_PER_KB], 1000) +
-		     ceil_div(frame * 8 * 1000000000ull, v[VT_BANDWIDTH]) + v[VT_LATENCY] +
+	int shift = cluster_node_shift(spec, n);
+	*local_ns = local_instructions(bytes) << shift;
+	*remote_ns = *local_ns + (transport_instructions(bytes, 0) << shift) + v[VT_TX_FIXED] +
+		     ceil_div(frame * v[VT_TX_PER_KB], 1000) + wire_ns(v, bytes) + v[VT_LATENCY] +
 		     v[VT_RX_FIXED] + ceil_div(frame * v[VT_RX_PER_KB], 1000);
 }
 
@@ -83,15 +138,19 @@ static int write_model(const struct cluster_spec *spec, const struct cluster_nod
 	fprintf(f, "# clock=virtual\n"
 		"# computed by dpm cluster from the models (docs/mtime.md): node %s at shift %d, "
 		"latency %llu ns, %llu bit/s, tx %llu ns + %llu ns/1000 B, rx %llu ns + %llu ns/1000 B\n"
-		"size_bytes,local_ns,remote_ns\n", n->name, cluster_node_shift(spec, n),
+		"# remote_tx_ns, remote_rx_ns: the kernels' transport work per remote message, "
+		"on each machine's CPU in no process; remote_wire_ns: its frame on the sender's link\n"
+		"size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n", n->name, cluster_node_shift(spec, n),
 		(unsigned long long)v[VT_LATENCY], (unsigned long long)v[VT_BANDWIDTH],
 		(unsigned long long)v[VT_TX_FIXED], (unsigned long long)v[VT_TX_PER_KB],
 		(unsigned long long)v[VT_RX_FIXED], (unsigned long long)v[VT_RX_PER_KB]);
 	for (size_t i = 0; i < ROWS; i++) {
-		uint64_t local, remote;
+		uint64_t local, remote, tx, rx, link;
 		cluster_mtime_model(spec, n, local_path[i].bytes, &local, &remote);
-		fprintf(f, "%u,%llu,%llu\n", local_path[i].bytes, (unsigned long long)local,
-			(unsigned long long)remote);
+		cluster_mtime_transport(spec, n, local_path[i].bytes, &tx, &rx, &link);
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu\n", local_path[i].bytes,
+			(unsigned long long)local, (unsigned long long)remote, (unsigned long long)tx,
+			(unsigned long long)rx, (unsigned long long)link);
 	}
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad) {

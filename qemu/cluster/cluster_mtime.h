@@ -22,11 +22,14 @@
 
 #include "cluster_file.h"
 
-/* Bytes a message of B bytes occupies on the wire besides its own: the
- * Ethernet, IP and TCP headers (54), the peer frame's and the remote
- * message's headers (kernel/net/frame.h, kernel/remote.h: about 58) and
- * virtual time's stamp (16).  A frame is at least 64 bytes. */
-#define CLUSTER_MTIME_FRAME_OVERHEAD 128u
+/* Bytes a message of B bytes occupies on the wire besides its own, as the
+ * kernel's network model counts them (kernel/net/vlink.c's stamp): the
+ * remote message's header (struct rm_frame, kernel/remote.h: 108), the
+ * peer frame's (FRAME_HDR_BYTES, 4), virtual time's stamp
+ * (VSYNC_STAMP_BYTES, 16) and Ethernet with FCS, IPv4 and TCP
+ * (VSYNC_WIRE_BYTES, 58); tests/unit/test_cluster_mtime.c checks the sum
+ * against those.  A frame is at least 64 bytes. */
+#define CLUSTER_MTIME_FRAME_OVERHEAD 186u
 
 /* The table's name in a cluster's state directory. */
 #define STATE_MTIME "mtime.csv"
@@ -35,6 +38,14 @@
  * processes of node n (local) and from n to another node (remote). */
 void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_node *n,
 			 uint32_t bytes, uint64_t *local_ns, uint64_t *remote_ns);
+
+/* The kernels' transport work in ns for a remote message of `bytes` from
+ * node n: the sending side's and the receiving side's (the table's
+ * remote_tx_ns and remote_rx_ns, which the analyses charge to the two
+ * machines' CPUs), and how long its frame holds the sender's link (the
+ * table's remote_wire_ns, for which frames sent close together queue). */
+void cluster_mtime_transport(const struct cluster_spec *spec, const struct cluster_node *n,
+			     uint32_t bytes, uint64_t *tx_ns, uint64_t *rx_ns, uint64_t *link_ns);
 
 /* Write the cluster's table to path (`# clock=MODE` and where it comes
  * from in comment lines, then size_bytes,local_ns,remote_ns); `bench` is

@@ -114,6 +114,15 @@ static void mtime_interpolates(void **state)
 	assert_float_equal(mtime(&m, 601, 0), 300, 1e-9);
 	assert_float_equal(mtime(&m, 2101, 1), 40, 1e-9);   /* last slope beyond */
 	assert_float_equal(mtime(&m, 2101, 0), 600, 1e-9);
+	assert_float_equal(mtime_transport(&m, 51, 0), 0, 1e-9); /* no such columns */
+	path = temp_file(0, "size_bytes,local_ns,remote_ns,remote_rx_ns,remote_tx_ns\n"
+			 "1,10,100,7,3\n101,20,200,17,5\n");
+	assert_int_equal(mtime_load(&m, path, err, sizeof err), 0);
+	assert_float_equal(mtime_transport(&m, 51, 0), 4, 1e-9);
+	assert_float_equal(mtime_transport(&m, 51, 1), 12, 1e-9);
+	path = temp_file(0, "size_bytes,local_ns,remote_ns,remote_tx_ns\n1,10,100,x\n");
+	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, "remote_tx_ns 'x' is not a whole number"));
 	mtime_default(&m);
 	assert_float_equal(mtime(&m, 10, 1), 4300, 1e-9);
 	assert_float_equal(mtime(&m, 1000, 0), 35000, 1e-9);

@@ -56,18 +56,42 @@ static void model(uint32_t bytes, uint64_t local, uint64_t remote)
 static void test_model_by_hand(void **state)
 {
 	(void)state;
-	/* LAN: 1 byte is a 129-byte frame, 1032 ns at 1 Gb/s, + 20 us */
+	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us; the
+	 * frame leaves after the sending kernel's 670 instructions */
 	load("node a clock=virtual\n");
-	model(1, 2721, 2721 + 1032 + 20000);
+	model(1, 2721, 2721 + 670 + 1496 + 20000);
 	/* between measured sizes the local path is interpolated:
 	 * 3308 + (8708 - 3308) * 450 / 900 */
-	model(550, 6008, 6008 + (550 + 128) * 8 + 20000);
-	/* 1984: 1.024 us an instruction; 1128 bytes at 3 Mb/s are 3008 us */
+	model(550, 6008, 6008 + 670 + (550 + 186) * 8 + 20000);
+	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 8708ull * 1024, 8708ull * 1024 + 3008000 + 100000);
-	/* costs per side: 8 us + 2 us per 1000 bytes of a 228-byte frame */
+	model(1000, 8708ull * 1024, (8708ull + 670) * 1024 + 3162667 + 100000);
+	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 3308 * 2, 3308 * 2 + 8000 + 456 + 1824 + 20000 + 3000);
+	model(100, 3308 * 2, (3308 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+}
+
+static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
+{
+	uint64_t t, r, l;
+	cluster_mtime_transport(&spec, &spec.nodes[0], bytes, &t, &r, &l);
+	assert_int_equal(t, tx);
+	assert_int_equal(r, rx);
+	assert_int_equal(l, link);
+}
+
+static void test_transport_by_hand(void **state)
+{
+	(void)state;
+	load("node a clock=virtual\n");
+	/* the link: 187 and 736 bytes at 1 Gb/s */
+	transport(1, 670, 3958, 1496);
+	transport(0, 670, 3958, 1488);   /* a 186-byte frame */
+	/* interpolated: 4524 + (9875 - 4524) * 450 / 900, rounded */
+	transport(550, 670, 7200, 5888);
+	/* in instructions: 2^shift ns each */
+	load("cluster net=1984\nnode a clock=virtual\n");
+	transport(1000, 670ull * 1024, 9875ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -88,8 +112,10 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_int_equal(cluster_mtime_write(&spec, NULL, path, what, sizeof what), 1);
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
-	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns\n1,2721,23753\n10,2775,23879\n"
-				  "100,3308,25132\n1000,8708,37732\n4096,27426,81218\n"));
+	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
+				  "1,2721,24887,670,3958,1496\n10,2775,25013,670,3998,1568\n"
+				  "100,3308,26266,670,4524,2288\n1000,8708,38866,670,9875,9488\n"
+				  "4096,27426,82352,670,28280,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
@@ -150,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_by_hand),
+		cmocka_unit_test(test_transport_by_hand),
 		cmocka_unit_test(test_virtual_time_computes_the_table),
 		cmocka_unit_test(test_other_clocks),
 		cmocka_unit_test(test_copy_with_a_comment),

@@ -282,6 +282,83 @@ static void assign_predicts_a_moved_placement(void **state)
 }
 
 /*
+ * The kernels' transport work (the table's remote_tx_ns 3, remote_rx_ns 2)
+ * lengthens the process arc after each remote SEND (tx) and after each
+ * RECEIVE of a remote message (rx), not T.  Fig. 5.2 with 1/5 ns: all
+ * remote, B receives m1 at 9, sends m2 at 9+5+2 = 16, m3 at 16+2+3 = 21,
+ * ends 21+8+3 = 32; A receives m2 at 21, ends 21+3+2 = 26; C receives m3
+ * at 26, ends 26+4+2 = 32.  A and B on X: only m3 remote; B ends
+ * 5+5+2+8+3 = 23, C receives m3 at 12+5 and ends 17+4+2 = 23.
+ */
+static void transport_work_charged_to_machines(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "fig52");
+	build_fig52(&t);
+	struct mtime_table m = flat_table(1, 5);
+	m.tx[0] = 3;
+	m.rx[0] = 2;
+	assert_float_equal(mtime_transport(&m, 10, 0), 3, 1e-9);
+	assert_float_equal(mtime_transport(&m, 10, 1), 2, 1e-9);
+	struct outcome o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.T, 33, 1e-9);
+	assert_float_equal(o.r.t_max, 32, 1e-9);
+	free(o.path);
+	o = eval(&t, MEASURED, &m, 1);   /* a process per machine: no sharing */
+	assert_float_equal(o.r.t_max, 32, 1e-9);
+	free(o.path);
+	o = eval_assign(&t, "1.1=X,2.1=X", &m, 0);
+	assert_float_equal(o.r.t_max, 23, 1e-9);
+	free(o.path);
+	o = eval(&t, ONE, &m, 0);        /* nothing remote: as without */
+	struct mtime_table plain = flat_table(1, 5);
+	struct outcome p = eval(&t, ONE, &plain, 0);
+	assert_float_equal(o.r.t_max, p.r.t_max, 1e-9);
+	free(o.path);
+	free(p.path);
+	trace_free(&t);
+}
+
+/*
+ * A's two remote messages back to back share its link (remote_wire_ns 10,
+ * remote 5): m1 leaves at 1 and holds the link until 11, so m2, sent at 2,
+ * waits 9 and arrives at 2 + 5 + 9 = 16; C ends at 17.  Only with
+ * contention (the link is the machine's to share); without it C ends at
+ * 2 + 5 + 1 = 8.  On one machine nothing is remote and nothing queues.
+ */
+static void remote_frames_queue_for_the_link(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "link");
+	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1), c = tp(&t, 3, 1);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	t_send(&t, a, b, 1, 1, 1, 10);
+	t_send(&t, a, c, 2, 2, 2, 10);
+	t_step(&t, a, TRACE_TERMPROCESS, 3, 3);
+	t_recv(&t, b, a, 6, 0, 1, 10);
+	t_step(&t, b, TRACE_TERMPROCESS, 7, 1);
+	t_recv(&t, c, a, 7, 0, 2, 10);
+	t_step(&t, c, TRACE_TERMPROCESS, 8, 1);
+	struct mtime_table m = flat_table(0, 5);
+	m.wire[0] = 10;
+	assert_float_equal(mtime_wire(&m, 10), 10, 1e-9);
+	struct outcome o = eval(&t, MEASURED, &m, 1);
+	assert_float_equal(o.r.t_max, 17, 1e-9);
+	assert_int_equal(o.npath, 2);   /* A, then m2 (5 + 9 queued), then C */
+	assert_float_equal(o.path[0].out_weight, 14, 1e-9);
+	free(o.path);
+	o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.t_max, 8, 1e-9);
+	free(o.path);
+	o = eval(&t, ONE, &m, 1);
+	assert_float_equal(o.r.t_max, 5, 1e-9);   /* 3 + 1 + 1 CPU, shared */
+	free(o.path);
+	trace_free(&t);
+}
+
+/*
  * Sharing with blocking: A runs 10, sends to B, runs 20 more; B starts
  * blocked on that message and then runs 10.  One machine, zero delivery:
  * A alone until 10; then A and B share, B's 10 take 20 (ends 30), A has
@@ -622,6 +699,8 @@ int main(void)
 		cmocka_unit_test(one_machine_with_delivery_is_below_one),
 		cmocka_unit_test(thesis_three_process_example),
 		cmocka_unit_test(assign_predicts_a_moved_placement),
+		cmocka_unit_test(transport_work_charged_to_machines),
+		cmocka_unit_test(remote_frames_queue_for_the_link),
 		cmocka_unit_test(contention_with_blocking),
 		cmocka_unit_test(contention_across_machines),
 		cmocka_unit_test(contention_unequal_lengths),
