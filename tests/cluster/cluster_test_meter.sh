@@ -31,7 +31,7 @@ run() {
 	if [ "$nodes" -ge 4 ] && wait_until 120 asked; then
 		kill -KILL "$(status_field "$d" n4 5)"
 	fi
-	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
+	n1_done() { node_ended "$d" n1; }
 	wait_until 120 n1_done
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
 	sleep 2 # the last batches of nodes 2 and 3 on their way

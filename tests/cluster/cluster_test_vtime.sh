@@ -21,7 +21,7 @@ record() {
 	[ "$busy" = 1 ] && busy_host_start
 	expect_status 0 "$name: up, one node in virtual time, and the filter" \
 		"$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
-	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
+	n1_done() { node_ended "$d" n1; }
 	wait_until 120 n1_done
 	[ "$busy" = 1 ] && busy_host_stop
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]

@@ -34,7 +34,7 @@ boot() {
 }
 # exited, and its status known: between the QEMU's end and its supervisor
 # reaping it, `status` shows it exited with status "?"
-n1_done() { [ "$(status_field "$d" n1 6)" = exited ] && [ "$(status_field "$d" n1 7)" != "?" ]; }
+n1_done() { node_ended "$d" n1; }
 
 # ---- (a) a stream to a slow receiver ----------------------------------------------
 for arch in x86 arm; do

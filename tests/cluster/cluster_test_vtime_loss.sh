@@ -35,7 +35,7 @@ record() {
 	start=$SECONDS
 	expect_status 0 "$name: up, 2 nodes in virtual time" \
 		"$DPM" cluster up --dir "$d" -f "$TEST_DIR/$name.cluster"
-	n1_done() { [ "$(status_field "$d" n1 6)" = exited ]; }
+	n1_done() { node_ended "$d" n1; }
 	check "$name: node 1's job ended within $LIMIT s of host time" wait_until $LIMIT n1_done
 	TOOK=$((SECONDS - start))
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
@@ -97,6 +97,6 @@ check "kill: node 1 sees node 2 down within vdown (4 s) and 4 s more" wait_until
 echo "# node 2 seen down $((SECONDS - killed_at)) s after the kill" >&3
 check "kill: by the watchdog's host-time silence" grep -q "^vwatch: node 2 silent for" "$d/n1.console"
 check "kill: the remote IPC layer was told" grep -q "node 2 is down" "$d/n1.console"
-n1_exited() { [ "$(status_field "$d" n1 6)" = exited ]; }
+n1_exited() { node_ended "$d" n1; }
 check "kill: node 1 runs on and its job ends" wait_until 30 n1_exited
 "$DPM" cluster down --dir "$d" >/dev/null
