@@ -115,6 +115,7 @@ void scheduler(void)
 			continue;
 		}
 		current = p;
+		vtime_user_resumes();
 		p->run_start = arch_clock_ns();
 		arch_switch_to(p);
 		p->cpu_ns += arch_clock_ns() - p->run_start;
