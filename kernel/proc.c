@@ -115,8 +115,8 @@ void scheduler(void)
 			continue;
 		}
 		current = p;
-		vtime_user_resumes();
 		p->run_start = arch_clock_ns();
+		vtime_user_resumes(); /* after: what it is owed is its own time */
 		arch_switch_to(p);
 		p->cpu_ns += arch_clock_ns() - p->run_start;
 		current = NULL;

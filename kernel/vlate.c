@@ -35,13 +35,16 @@ void vlate_resumes(struct vlate *l, uint64_t now)
 	l->user_since = now;
 }
 
-uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline)
+uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by)
 {
 	uint64_t due = l->expires;
+	*by = 0;
 	if (due == NONE)
 		return 0;
 	if (!deadline) {
-		if (now <= due || now - due <= VLATE_ENTRY_MARGIN_NS)
+		uint64_t path = l->entry_delay == NONE ? VLATE_ENTRY_MARGIN_NS
+						       : l->entry_delay + VLATE_ENTRY_SLACK_NS;
+		if (now <= due || now - due <= path)
 			return 0;
 		l->expires = NONE;
 		return due;
@@ -55,5 +58,9 @@ uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline)
 		l->entry_delay = delay;
 		return 0;
 	}
-	return delay - l->entry_delay >= l->grid ? due : 0;
+	if (delay - l->entry_delay < l->grid)
+		return 0;
+	if (l->grid == 1)
+		*by = delay - l->entry_delay;
+	return due;
 }

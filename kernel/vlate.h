@@ -18,9 +18,10 @@
  *    stretch of user mode (RESUME_MARGIN after the return to it), is late;
  *  - an interrupt that expired while the kernel ran (interrupts off) is
  *    taken on the way back to user mode: not late, whatever the delay;
- *  - any other entry from user mode more than ENTRY_MARGIN after the
- *    expiry (a kernel call, a fault) means the interrupt was not taken
- *    when it was due: late.
+ *  - any other entry from user mode (a kernel call, a fault) after the
+ *    expiry by more than its entry path (taken as the interrupt's learnt
+ *    delay plus ENTRY_SLACK; ENTRY_MARGIN until one is learnt) means the
+ *    interrupt was not taken when it was due: late.
  */
 #ifndef DPM_VLATE_H
 #define DPM_VLATE_H
@@ -28,6 +29,7 @@
 
 #define VLATE_RESUME_MARGIN_NS 1000 /* > the kernel's path out to user mode */
 #define VLATE_ENTRY_MARGIN_NS 2000  /* > its path in, to the clock's reading */
+#define VLATE_ENTRY_SLACK_NS 100    /* a kernel call's path in against an interrupt's */
 
 struct vlate {
 	uint64_t armed_at;    /* when it was armed                           */
@@ -44,6 +46,12 @@ void vlate_armed(struct vlate *l, uint64_t now, uint64_t expires);
 void vlate_resumes(struct vlate *l, uint64_t now);
 /* An entry to the kernel from user mode at `now`, the deadline interrupt's
  * when `deadline` is 1: the expiry it shows was missed, or 0.  A missed
- * expiry is reported once. */
-uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline);
+ * expiry is reported once.  *by: for the deadline interrupt itself, late
+ * with nothing but user-mode instructions in between, by how many ns
+ * exactly, when that is known (an instruction's time learnt as 1 ns:
+ * shift=0); else 0.  Those instructions are the interrupted process's
+ * own, run before the stop instead of after it: with the clock set back
+ * by *by for the stop and forward again when the process returns to user
+ * mode, every time is the on-time run's (kernel/vtime.c). */
+uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by);
 #endif
