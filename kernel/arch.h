@@ -25,13 +25,6 @@ uint64_t arch_clock_ns(void);
  * still; the cards' handlers may run meanwhile. */
 void arch_clock_pause(void);
 void arch_clock_resume(uint64_t advance_ns);
-/* Virtual time: the node clock reads `ns` more (less, when negative) from
- * now on (kernel/vlate.h's correction).  The armed deadline stays where it
- * is in the host's time when re-arming it could not give the same landing
- * (x86: the PIT counts in 838 ns steps from its load, so a load at another
- * moment lands elsewhere; left alone it lands `ns` later, and the same
- * correction applies there); an exact comparator is set again (ARM). */
-void arch_clock_skew(int64_t ns);
 void arch_tick_virtual(void);
 void arch_wait_for_device(void);
 

@@ -50,8 +50,7 @@ void vlate_resumes(struct vlate *l, uint64_t now);
  * with nothing but user-mode instructions in between, by how many ns
  * exactly, when that is known (an instruction's time learnt as 1 ns:
  * shift=0); else 0.  Those instructions are the interrupted process's
- * own, run before the stop instead of after it: with the clock set back
- * by *by for the stop and forward again when the process returns to user
- * mode, every time is the on-time run's (kernel/vtime.c). */
+ * own, run before the stop instead of after it (what a correction would
+ * use: docs/virtual-time.md, "the late deadline interrupt"). */
 uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by);
 #endif

@@ -142,20 +142,10 @@ void vtime_deadline_armed(uint64_t now, uint64_t t)
 	vlate_armed(&late, now, t);
 }
 
-/* A late deadline interrupt's lateness, set back for the stop, owed to
- * the process it interrupted until that returns to user mode (vlate.h). */
-static uint64_t owed;
-static const struct proc *owed_by;
-
 void vtime_user_resumes(void)
 {
-	if (!vtime_on)
-		return;
-	if (owed && owed_by == current) {
-		arch_clock_skew((int64_t)owed);
-		owed = 0;
-	}
-	vlate_resumes(&late, arch_clock_ns());
+	if (vtime_on)
+		vlate_resumes(&late, arch_clock_ns());
 }
 
 void vtime_user_entry(int deadline_interrupt)
@@ -166,16 +156,10 @@ void vtime_user_entry(int deadline_interrupt)
 	if (!due)
 		return;
 	vtime_late++;
-	int set_back = by && !owed;
-	if (set_back) {
-		arch_clock_skew(-(int64_t)by);
-		owed = by;
-		owed_by = current;
-	}
 	vtime_exclude_begin();
-	if (set_back)
+	if (by)
 		kprintf("vtime: the deadline interrupt due at %llu ns came %llu ns late in user mode "
-			"(QEMU's doing); set back for the stop, given back on the return\n",
+			"(QEMU's doing); from here this node's times depend on the host\n",
 			(unsigned long long)due, (unsigned long long)by);
 	else
 		kprintf("vtime: the deadline interrupt due at %llu ns came late (at %llu ns it had not been "

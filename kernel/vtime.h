@@ -67,8 +67,7 @@ uint64_t vtime_next_deadline(void);
 int vtime_deadline(void);
 /* Noticing that QEMU took the deadline interrupt late (kernel/vlate.h):
  * it says so on the console ("vtime: the deadline interrupt due at ...")
- * and counts, and sets right the case it can (vlate_entry's *by).  The
- * port tells, in node-clock time, when it armed its interrupt and when
+ * and counts.  The port tells, in node-clock time, when it armed its interrupt and when
  * that expires (where QEMU's device model puts it), every entry to the
  * kernel from user mode (1: the deadline interrupt's) and every return to
  * user mode. */

@@ -119,16 +119,6 @@ void arch_clock_resume(uint64_t advance_ns)
 	arm_deadline();
 }
 
-void arch_clock_skew(int64_t ns)
-{
-	disarm();
-	if (ns < 0)
-		counter_boot += ns_to_count((uint64_t)-ns);
-	else
-		counter_boot -= ns_to_count((uint64_t)ns);
-	arm_deadline();
-}
-
 /* Stalled at a horizon: no deadline (resume arms it again), the cards'
  * lines open while waiting. */
 void arch_wait_for_device(void)

@@ -261,11 +261,6 @@ void arch_clock_resume(uint64_t advance_ns)
 		pit_arm(vtime_next_deadline());
 }
 
-void arch_clock_skew(int64_t ns)
-{
-	tsc_boot -= (uint64_t)(ns * (int64_t)tsc_khz / 1000000);
-}
-
 /* Stalled at a horizon: no deadline can come (IRQ 0 masked; the PIT may
  * still latch one, which arch_clock_resume drops), the cards' lines open
  * until an interrupt is taken. */
