@@ -134,7 +134,6 @@ int vtime_deadline(void)
 }
 
 /* The deadline interrupt's lateness (vtime.h, the rule in vlate.h). */
-uint32_t vtime_late;
 static struct vlate late = { .expires = VTIME_NEVER, .entry_delay = VTIME_NEVER };
 
 void vtime_deadline_armed(uint64_t now, uint64_t t)
@@ -155,7 +154,6 @@ void vtime_user_entry(int deadline_interrupt)
 	uint64_t now = arch_clock_ns(), by, due = vlate_entry(&late, now, deadline_interrupt, &by);
 	if (!due)
 		return;
-	vtime_late++;
 	vtime_exclude_begin();
 	if (by)
 		kprintf("vtime: the deadline interrupt due at %llu ns came %llu ns late in user mode "

@@ -57,7 +57,7 @@ CTL
 # late (kernel/vlate.h): from there on that node's times depend on the
 # host, whatever the kernel does.
 late_consoles() {
-	grep -l "^vtime: the deadline interrupt due at .* came late (at" "$TEST_DIR/$1"/n*.console 2>/dev/null
+	grep -l "^vtime: the deadline interrupt due at .* came .*late" "$TEST_DIR/$1"/n*.console 2>/dev/null
 }
 
 # "FORM:ARCH,ARCH..." per run; VTIME_RECORD_RUNS (blank-separated) chooses others
