@@ -77,7 +77,11 @@ for run in $runs; do
 		late=$(late_consoles "$tag-quiet"; late_consoles "$tag-busy")
 		[ -n "$late" ] && [ "$attempt" -lt 3 ] || break
 		echo "# $tag: the logs differ and QEMU took a deadline interrupt late" \
-			"($(echo $late | tr '\n' ' ')); recorded again" >&3
+			"($(echo $late | tr '\n' ' ')); recorded again (this try kept in *.try$attempt)" >&3
+		for f in "$tag-quiet" "$tag-busy" "$tag-quiet.csv" "$tag-busy.csv"; do
+			rm -rf "$TEST_DIR/$f.try$attempt"
+			mv "$TEST_DIR/$f" "$TEST_DIR/$f.try$attempt"
+		done
 	done
 	check_that "$tag: every node traced" \
 		'[ "$(cut -d, -f1 "$q" | sort -u | grep -c "^[0-9]")" = "$n" ]'
