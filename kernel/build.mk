@@ -1,6 +1,6 @@
 # kernel/build.mk - host unit tests of the kernel's portable data structures
 # (link tables, message queues, the page allocator, virtual time's model
-# words, the disk model).  The kernel itself is
+# words, the disk model, the late deadline interrupt's rule).  The kernel itself is
 # built per machine by arch/*/build.mk.
 
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
@@ -9,3 +9,4 @@ $(eval $(call unit_test,test_kernel_credit,tests/unit/test_kernel_credit.c kerne
 $(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))
 $(eval $(call unit_test,test_kernel_vtime_config,tests/unit/test_kernel_vtime_config.c kernel/vtime_config.c))
 $(eval $(call unit_test,test_kernel_vdisk,tests/unit/test_kernel_vdisk.c kernel/vdisk.c))
+$(eval $(call unit_test,test_kernel_vlate,tests/unit/test_kernel_vlate.c kernel/vlate.c))

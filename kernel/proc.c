@@ -122,6 +122,7 @@ void scheduler(void)
 		}
 		current = p;
 		p->run_start = arch_clock_ns();
+		vtime_user_resumes();
 		arch_switch_to(p);
 		p->cpu_ns += arch_clock_ns() - p->run_start;
 		current = NULL;

@@ -13,6 +13,7 @@
  */
 #include "kernel.h"
 #include "vtime.h"
+#include "vlate.h"
 
 #define TICK_NS 10000000ull /* 100 Hz, as both ports' tick */
 
@@ -130,6 +131,39 @@ int vtime_deadline(void)
 		if (sources[i].next(now) <= now)
 			sources[i].due(now);
 	return tick;
+}
+
+/* The deadline interrupt's lateness (vtime.h, the rule in vlate.h). */
+static struct vlate late = { .expires = VTIME_NEVER, .entry_delay = VTIME_NEVER };
+
+void vtime_deadline_armed(uint64_t now, uint64_t t)
+{
+	vlate_armed(&late, now, t);
+}
+
+void vtime_user_resumes(void)
+{
+	if (vtime_on)
+		vlate_resumes(&late, arch_clock_ns());
+}
+
+void vtime_user_entry(int deadline_interrupt)
+{
+	if (!vtime_on)
+		return;
+	uint64_t now = arch_clock_ns(), by, due = vlate_entry(&late, now, deadline_interrupt, &by);
+	if (!due)
+		return;
+	vtime_exclude_begin();
+	if (by)
+		kprintf("vtime: the deadline interrupt due at %llu ns came %llu ns late in user mode "
+			"(QEMU's doing); from here this node's times depend on the host\n",
+			(unsigned long long)due, (unsigned long long)by);
+	else
+		kprintf("vtime: the deadline interrupt due at %llu ns came late (at %llu ns it had not been "
+			"taken in user mode): QEMU's doing; from here this node's times depend on the host\n",
+			(unsigned long long)due, (unsigned long long)now);
+	vtime_exclude_end();
 }
 
 int vtime_idle(void)

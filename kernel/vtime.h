@@ -65,6 +65,16 @@ uint64_t vtime_next_deadline(void);
 /* For the port, at its deadline interrupt: the stop's work; 1 when a tick
  * (kernel_timer_tick, preemption) is due as well. */
 int vtime_deadline(void);
+/* Noticing that QEMU took the deadline interrupt late (kernel/vlate.h):
+ * it says so on the console ("vtime: the deadline interrupt due at ...").
+ * The port tells, in node-clock time, when it armed its interrupt and when
+ * that expires (where QEMU's device model puts it), every entry to the
+ * kernel from user mode (1: the deadline interrupt's) and every return to
+ * user mode. */
+void vtime_deadline_armed(uint64_t now, uint64_t expires);
+void vtime_user_entry(int deadline_interrupt);
+void vtime_user_resumes(void);
+
 /* For the scheduler with nothing runnable: 1 when the node jumped in time
  * and took frames (look again for something to run), 0 to wait for an
  * interrupt. */

@@ -187,8 +187,9 @@ uint64_t arch_clock_ns(void)
 /* ---- virtual time (kernel/vtime.c) ---------------------------------------
  * The deadline is the PIT in mode 0 (one interrupt at terminal count),
  * armed for vtime_next_deadline() in node-clock time: the count depends
- * only on the node clock, so the interrupt lands on the same instruction
- * whatever the host did meanwhile.  While the clock stands still (pause to
+ * only on the node clock, so the interrupt should land on the same
+ * instruction whatever the host did meanwhile (QEMU sometimes takes it
+ * late: kernel/vlate.h notices).  While the clock stands still (pause to
  * resume) the host's time still runs the PIT, so an interrupt latched then
  * is dropped before the clock goes on, and the deadline armed again; one
  * that fell due before the pause is armed to come at once. */
@@ -203,6 +204,8 @@ static void pit_arm(uint64_t deadline_ns)
 		count = ((deadline_ns - now) * 1193182ull + 999999999ull) / 1000000000ull;
 	if (count > 0xffff)
 		count = 0xffff;
+	/* where QEMU's PIT expires: the load plus whole ns of the count */
+	vtime_deadline_armed(now, now + count * 1000000000ull / 1193182ull);
 	outb(0x43, 0x30); /* channel 0, lo/hi, interrupt on terminal count */
 	outb(0x40, (uint8_t)count);
 	outb(0x40, (uint8_t)(count >> 8));

@@ -7,6 +7,7 @@
 #include "x86.h"
 #include "trapframe.h"
 #include "machine.h"
+#include "kernel/vtime.h"
 
 static uint32_t fault_reason(uint32_t trapno)
 {
@@ -20,10 +21,8 @@ static uint32_t fault_reason(uint32_t trapno)
 	}
 }
 
-void x86_trap(struct trapframe *tf);
-void x86_trap(struct trapframe *tf)
+static void trap(struct trapframe *tf, int from_user)
 {
-	int from_user = (tf->cs & 3) == 3;
 	if (tf->trapno == T_SYSCALL) {
 		tf->eax = (uint32_t)syscall_dispatch(current, tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi);
 		return;
@@ -50,4 +49,18 @@ void x86_trap(struct trapframe *tf)
 		return;
 	}
 	panic("trap %u in kernel: err 0x%x eip 0x%x cr2 0x%x", tf->trapno, tf->err, tf->eip, addr);
+}
+
+/* Virtual time: whether QEMU took the deadline interrupt late (vtime.h). */
+void x86_trap(struct trapframe *tf);
+void x86_trap(struct trapframe *tf)
+{
+	int from_user = (tf->cs & 3) == 3;
+	if (!vtime_on || !from_user) {
+		trap(tf, from_user);
+		return;
+	}
+	vtime_user_entry(tf->trapno == T_IRQ0);
+	trap(tf, 1);
+	vtime_user_resumes();
 }

@@ -1,0 +1,66 @@
+/*
+ * kernel/vlate.c - the rule of vlate.h: pure arithmetic on node times.
+ */
+#include "vlate.h"
+
+#define NONE UINT64_MAX
+
+void vlate_init(struct vlate *l)
+{
+	l->armed_at = 0;
+	l->grid = 0;
+	l->expires = NONE;
+	l->user_since = 0;
+	l->entry_delay = NONE;
+}
+
+void vlate_armed(struct vlate *l, uint64_t now, uint64_t expires)
+{
+	l->armed_at = now;
+	l->expires = expires;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+void vlate_resumes(struct vlate *l, uint64_t now)
+{
+	l->user_since = now;
+}
+
+uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by)
+{
+	uint64_t due = l->expires;
+	*by = 0;
+	if (due == NONE)
+		return 0;
+	if (!deadline) {
+		uint64_t path = l->entry_delay == NONE ? VLATE_ENTRY_MARGIN_NS
+						       : l->entry_delay + VLATE_ENTRY_SLACK_NS;
+		if (now <= due || now - due <= path)
+			return 0;
+		l->expires = NONE;
+		return due;
+	}
+	l->expires = NONE;
+	if (now < due || due < l->user_since || due - l->user_since < VLATE_RESUME_MARGIN_NS)
+		return 0; /* expired in the kernel: taken on the way out */
+	uint64_t delay = now - due;
+	l->grid = gcd(l->grid, now - l->armed_at);
+	if (delay < l->entry_delay) {
+		l->entry_delay = delay;
+		return 0;
+	}
+	if (delay - l->entry_delay < l->grid)
+		return 0;
+	if (l->grid == 1)
+		*by = delay - l->entry_delay;
+	return due;
+}
