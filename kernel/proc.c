@@ -68,6 +68,13 @@ void proc_interrupt_end(uint64_t began)
 		current->run_start += vtime_now() - began; /* not its time */
 }
 
+void proc_interrupt_end_for(struct proc *p, uint64_t began)
+{
+	if (p)
+		p->cpu_ns += vtime_now() - began;
+	proc_interrupt_end(began);
+}
+
 uint32_t proc_runnable_count(void)
 {
 	uint32_t n = 0;

@@ -25,8 +25,9 @@ static const struct {
  * process (docs/virtual-time.md §2.5): the sending kernel's part of a
  * remote SEND (remote.c's send_credited but peer_send, which is left out
  * of the clock) and the receiving kernel's delivery of the frame at its
- * stop (vlink.c's deliver_due: remote_deliver, the message queued or
- * handed to its waiting receiver, its traces).  Measured by bracketing
+ * stop (vlink.c's deliver_due: remote_deliver, the message queued, its
+ * traces; handing it to a receiver waiting in RECEIVE is the receiver's
+ * CPU time, as for a local message: ipc.c's complete_receive).  Measured by bracketing
  * both with the node clock in a metered remote pingpong of 500 round
  * trips a size (dpm record --flags send,receivecall,receive,queued,
  * createprocess -- pingpong 2 400 SIZES; docs/mtime.md).  The analyses
@@ -36,8 +37,8 @@ static const struct {
 	uint32_t bytes;
 	uint64_t tx, rx;
 } transport_path[ROWS] = {
-	{ 1, 670, 3958 }, { 10, 670, 3998 }, { 100, 670, 4524 }, { 1000, 670, 9875 },
-	{ 4096, 670, 28280 },
+	{ 1, 670, 2157 }, { 10, 670, 2188 }, { 100, 670, 2449 }, { 1000, 670, 5115 },
+	{ 4096, 670, 14287 },
 };
 
 static uint64_t local_instructions(uint32_t bytes)

@@ -6,9 +6,13 @@
 #      (its SENDs take about as long as the receiver's work, not ~0); on
 #      two x86 nodes and on an x86+ARM pair;
 #  (b) a strictly sequential call/reply program across two nodes (stream
-#      --call), recorded with `dpm record`, has an upper-bound P of at most
-#      1.00 (each remote SEND was ~130 us of its sender's CPU when the
-#      sender waited for the receiving kernel's answer);
+#      --call), recorded with `dpm record`, has a measured P of at most 1
+#      and an upper-bound P of at most 1.05 (issue 14 measured 1.38: each
+#      remote SEND was ~130 us of its sender's CPU while it waited for the
+#      receiving kernel's answer).  Not 1.00: with zero delivery times the
+#      graph starts the callee at the caller's SEND event, while the rest
+#      of the CALL (recording RECEIVECALL, blocking: about 1.7 us a call)
+#      is the caller's; that overlap is the model's (docs/parallel.md);
 #  (c) the same run on a quiet and on a busy host gives the same
 #      `dpm dump --csv` (two x86 nodes, and an x86+ARM pair);
 #  (d) a SEND costs its sender the same CPU whether the receiver is on its
@@ -61,10 +65,13 @@ timeout -k 5 200 "$DPM" record --dir "$d" -q -o "$TEST_DIR/cr.log" -- stream --c
 	>"$TEST_DIR/cr.out" 2>&1
 check "call/reply: record exits 0" [ $? -eq 0 ]
 "$DPM" cluster down --dir "$d" >/dev/null
-"$DPM" parallel --upper-bound "$TEST_DIR/cr.log" >"$TEST_DIR/cr.par" 2>&1
+"$DPM" parallel --all "$TEST_DIR/cr.log" >"$TEST_DIR/cr.par" 2>&1
 P=$(awk '$1 == "upper-bound" { print $(NF - 1) }' "$TEST_DIR/cr.par")
-check_that "call/reply across nodes: upper-bound P ${P:-?} <= 1.00" \
-	'[ -n "$P" ] && awk -v p="$P" "BEGIN { exit !(p <= 1.00) }"'
+PM=$(awk '$1 == "measured" && $2 ~ /^[0-9]/ { print $(NF - 1) }' "$TEST_DIR/cr.par")
+check_that "call/reply across nodes: upper-bound P ${P:-?} <= 1.05" \
+	'[ -n "$P" ] && awk -v p="$P" "BEGIN { exit !(p <= 1.05) }"'
+check_that "call/reply across nodes: measured P ${PM:-?} <= 1.00" \
+	'[ -n "$PM" ] && awk -v p="$PM" "BEGIN { exit !(p <= 1.00) }"'
 check_that "call/reply: both processes traced" 'grep -q "2 processes traced" "$TEST_DIR/cr.par"'
 
 # ---- (c) the same, quiet host against busy host: identical traces ------------------
