@@ -165,12 +165,14 @@ static uint64_t horizon(int idle, uint64_t next)
 	return g < h_floor ? g : h_floor; /* and the hub's grant (hostin.h) */
 }
 
-/* Whether report a says what b said but for a (higher) promise. */
+/* Whether report a says what b said but for a (higher) promise (no copy
+ * of a report on the stack: see send_reports). */
 static int only_promise_moved(const struct vsync_report *a, const struct vsync_report *b)
 {
-	struct vsync_report c = *a;
-	c.eot = b->eot;
-	return !memcmp(&c, b, sizeof c);
+	return a->node == b->node && a->idle == b->idle && a->next_event == b->next_event &&
+	       a->n == b->n && !memcmp(a->ids, b->ids, sizeof a->ids) &&
+	       !memcmp(a->sent, b->sent, sizeof a->sent) &&
+	       !memcmp(a->received, b->received, sizeof a->received);
 }
 
 /* The peers whose bounds do not pass t, the ones this node waits on, into
@@ -189,13 +191,18 @@ static uint32_t holding(int idle, uint64_t next, uint64_t t, int *held)
  * others', to every other: N² reports a round, most to peers that could
  * work the bound out themselves or were not waiting (docs/virtual-time.md
  * §2.10).  The promise is vsync's, on the horizon above, and never lower
- * than one made before (which stays true). */
+ * than one made before (which stays true).  The report, its bytes and the
+ * flags are static: this runs on the kernel stack of whatever process the
+ * stop interrupted (one page), with lwIP's send path below it, and is
+ * never entered twice (interrupts stay masked but in the stall's wait). */
 static void send_reports(uint64_t now, int idle, uint64_t next, int stalled, uint64_t t)
 {
-	int held[VSYNC_MAX_PEERS] = {0};
+	static int held[VSYNC_MAX_PEERS];
+	static struct vsync_report r;
+	static uint8_t buf[VSYNC_REPORT_MAX];
+	memset(held, 0, sizeof held);
 	if (stalled)
 		holding(idle, next, t, held);
-	struct vsync_report r;
 	vsync_report_make(&vs, now, idle, next, &r);
 	uint64_t h = horizon(idle, next), at = idle && next < h ? next : h;
 	if (!idle || at < now)
@@ -206,7 +213,6 @@ static void send_reports(uint64_t now, int idle, uint64_t next, int stalled, uin
 		r.eot = promised;
 	promised = r.eot;
 	hostin_report(at, stalled);
-	uint8_t buf[VSYNC_REPORT_MAX];
 	uint32_t n = vsync_report_encode(&r, buf);
 	for (uint32_t i = 0; i < vs.npeers; i++) {
 		if (have_sent[i] && !memcmp(&r, &last_sent[i], sizeof r))
@@ -266,8 +272,9 @@ static void forget_down(void)
  * bounds do not pass it hold the node. */
 static void stall(int idle, uint64_t next, uint64_t t)
 {
-	int held[VSYNC_MAX_PEERS];
-	uint32_t nodes[VSYNC_MAX_PEERS], n = 0;
+	static int held[VSYNC_MAX_PEERS];   /* static: as in send_reports */
+	static uint32_t nodes[VSYNC_MAX_PEERS];
+	uint32_t n = 0;
 	holding(idle, next, t, held);
 	for (uint32_t i = 0; i < vs.npeers; i++)
 		if (held[i])
