@@ -11,6 +11,7 @@ struct vtime_config vtime_config = {
 	.net = { .latency_ns = 20000, .bandwidth_bps = 1000000000ull },
 	.disk_latency_ns = 4000000,
 	.disk_sector_ns = 5000,
+	.idle_bounds = 1,
 };
 
 /* A decimal number of at most 19 digits ending at *p's end or at ','. */
@@ -51,6 +52,7 @@ int vtime_config_option(const char *w, uint32_t n)
 		{ "vtx=", &vtime_config.net.tx_fixed_ns, &vtime_config.net.tx_per_kbyte_ns },
 		{ "vrx=", &vtime_config.net.rx_fixed_ns, &vtime_config.net.rx_per_kbyte_ns },
 		{ "vdisk=", &vtime_config.disk_latency_ns, &vtime_config.disk_sector_ns },
+		{ "vbounds=", &vtime_config.idle_bounds, NULL },
 	};
 	for (uint32_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		uint32_t k = (uint32_t)strlen(keys[i].key);

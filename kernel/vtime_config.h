@@ -17,12 +17,16 @@ struct vtime_config {
 	struct vnet_model net;
 	uint64_t disk_latency_ns; /* per request: seek and rotation          */
 	uint64_t disk_sector_ns;  /* per 512-byte sector transferred         */
+	uint64_t idle_bounds;     /* 0: the horizon from promises alone       */
 };
 
 extern struct vtime_config vtime_config;
 
 /* A kernel command-line word of the models (`vlat=NS`, `vbw=BPS`,
- * `vtx=NS,NS_PER_KB`, `vrx=NS,NS_PER_KB`, `vdisk=NS,NS_PER_SECTOR`):
- * 1 taken (a bad value is reported and the default kept), 0 not ours. */
+ * `vtx=NS,NS_PER_KB`, `vrx=NS,NS_PER_KB`, `vdisk=NS,NS_PER_SECTOR`) or
+ * `vbounds=0`, the synchronisation as it was before the idle peers' bounds
+ * (kernel/net/vlink.c), to measure what they save and to check that the
+ * results do not change (on every node or none): 1 taken (a bad value is
+ * reported and the default kept), 0 not ours. */
 int vtime_config_option(const char *w, uint32_t n);
 #endif

@@ -61,6 +61,15 @@ static void (*deliver_up)(uint32_t, const uint8_t *, uint32_t);
 static uint64_t h_floor;     /* the highest horizon known             */
 static uint64_t promised;    /* the highest promise made              */
 
+/* What the synchronisation did, for its host cost (printed when a peer or
+ * this node leaves; docs/virtual-time.md §2.10): host-dependent counts,
+ * kept and printed while the clock stands still, so they cost it nothing. */
+static struct {
+	uint32_t stops, stop_stalls, idles, idle_stalls, halts;
+	uint32_t reports_out, reports_in;
+} count;
+static int stats_printed;
+
 static int peer_index(uint32_t node)
 {
 	for (uint32_t i = 0; i < vs.npeers; i++)
@@ -91,6 +100,9 @@ static void frame_in(uint32_t from, const uint8_t *p, uint32_t len)
 	if (vsync_heard_data(&vs, from, d, eot) < 0)
 		kprintf("vlink: node %u's frame due at %llu breaks its promise\n", from,
 			(unsigned long long)d);
+	else if (d < h_floor) /* the horizon said no such frame could come */
+		kprintf("vlink: node %u's frame due at %llu breaks the horizon %llu\n", from,
+			(unsigned long long)d, (unsigned long long)h_floor);
 	if (!nfree) {
 		kprintf("vlink: delivery queue full; a frame from node %u lost\n", from);
 		return;
@@ -100,6 +112,22 @@ static void frame_in(uint32_t from, const uint8_t *p, uint32_t len)
 	memcpy(slot_data[s], p + VSYNC_STAMP_BYTES, slot_len[s]);
 	struct vqueue_entry e = { .delivery = d, .src = from, .seq = arrivals[i]++, .handle = s };
 	vqueue_push(&queue, &e);
+}
+
+static void print_stats(const char *when)
+{
+	if (stats_printed)
+		return;
+	stats_printed = 1;
+	uint32_t sent = 0, got = 0;
+	for (uint32_t i = 0; i < vs.npeers; i++) {
+		sent += vs.peers[i].sent;
+		got += vs.peers[i].received;
+	}
+	kprintf("vlink: stats (%s) at %llu ns: stops %u (stalled %u), idle %u (stalled %u), "
+		"halts %u, reports out %u in %u, frames out %u in %u\n", when,
+		(unsigned long long)vtime_now(), count.stops, count.stop_stalls, count.idles,
+		count.idle_stalls, count.halts, count.reports_out, count.reports_in, sent, got);
 }
 
 static void report_in(uint32_t from, const uint8_t *p, uint32_t len)
@@ -117,7 +145,12 @@ static void report_in(uint32_t from, const uint8_t *p, uint32_t len)
 			(unsigned long long)r.next_event);
 		return;
 	}
-	want[i] = 1;
+	count.reports_in++;
+	/* a request unless the promise last sent it already passes what it
+	 * waits for (an answer to this node's own request, say) */
+	want[i] = vs.promises_only || !have_sent[i] || last_sent[i].eot <= r.next_event;
+	if (r.eot == VSYNC_NEVER)
+		print_stats("a peer left");
 }
 
 /* The horizon, never lower than before: a bound once known stays true
@@ -131,12 +164,44 @@ static uint64_t horizon(int idle, uint64_t next)
 	return g < h_floor ? g : h_floor; /* and the hub's grant (hostin.h) */
 }
 
-/* Reports to the peers that asked (or, stalled, to every peer) when they
- * would say something new.  The promise is vsync's, on the horizon above,
- * and never lower than one made before (which stays true). */
-static void send_reports(uint64_t now, int idle, uint64_t next, int stalled)
+/* Whether report a says what b said but for a (higher) promise (no copy
+ * of a report on the stack: see send_reports). */
+static int only_promise_moved(const struct vsync_report *a, const struct vsync_report *b)
 {
-	struct vsync_report r;
+	return a->node == b->node && a->idle == b->idle && a->next_event == b->next_event &&
+	       a->n == b->n && !memcmp(a->ids, b->ids, sizeof a->ids) &&
+	       !memcmp(a->sent, b->sent, sizeof a->sent) &&
+	       !memcmp(a->received, b->received, sizeof a->received);
+}
+
+/* The peers whose bounds do not pass t, the ones this node waits on, into
+ * held[] (VSYNC_MAX_PEERS) as a flag per peer; their number. */
+static uint32_t holding(int idle, uint64_t next, uint64_t t, int *held)
+{
+	return vsync_holding(&vs, idle, next, t, held);
+}
+
+/* Reports: the answer to each peer that asked, while this node's promise
+ * does not pass what that peer waits for (its report's next event); and,
+ * stalled at t, the request to each peer that holds it (its bound does
+ * not pass t), when the report says something new to it other than a
+ * higher promise.  A report to every peer, as before (vbounds=0), made
+ * every idle node pass on every move of its promise, which follows the
+ * others', to every other: N² reports a round, most to peers that could
+ * work the bound out themselves or were not waiting (docs/virtual-time.md
+ * §2.10).  The promise is vsync's, on the horizon above, and never lower
+ * than one made before (which stays true).  The report, its bytes and the
+ * flags are static: this runs on the kernel stack of whatever process the
+ * stop interrupted (one page), with lwIP's send path below it, and is
+ * never entered twice (interrupts stay masked but in the stall's wait). */
+static void send_reports(uint64_t now, int idle, uint64_t next, int stalled, uint64_t t)
+{
+	static int held[VSYNC_MAX_PEERS];
+	static struct vsync_report r;
+	static uint8_t buf[VSYNC_REPORT_MAX];
+	memset(held, 0, sizeof held);
+	if (stalled)
+		holding(idle, next, t, held);
 	vsync_report_make(&vs, now, idle, next, &r);
 	uint64_t h = horizon(idle, next), at = idle && next < h ? next : h;
 	if (!idle || at < now)
@@ -147,17 +212,19 @@ static void send_reports(uint64_t now, int idle, uint64_t next, int stalled)
 		r.eot = promised;
 	promised = r.eot;
 	hostin_report(at, stalled);
-	uint8_t buf[VSYNC_REPORT_MAX];
 	uint32_t n = vsync_report_encode(&r, buf);
 	for (uint32_t i = 0; i < vs.npeers; i++) {
-		if (!stalled && !want[i])
-			continue;
 		if (have_sent[i] && !memcmp(&r, &last_sent[i], sizeof r))
+			continue;
+		int request = stalled && (vs.promises_only || (held[i] && !(have_sent[i] &&
+					  only_promise_moved(&r, &last_sent[i]))));
+		if (!want[i] && !request)
 			continue;
 		if (peer_send_vtime(vs.peers[i].node, buf, n) != 0)
 			continue;
 		last_sent[i] = r;
 		have_sent[i] = 1;
+		count.reports_out++;
 		if (r.eot > vs.peers[i].report.next_event)
 			want[i] = 0;
 	}
@@ -199,35 +266,44 @@ static void forget_down(void)
 				vs.peers[i].node);
 }
 
-/* Stalled until something comes; `t` is what the node waits to pass, so
- * the peers whose promises do not reach it hold the node. */
-static void stall(uint64_t t)
+/* Stalled until something comes; `t` is what the node waits to pass (its
+ * bounds worked out as idle or not, next event `next`), so the peers whose
+ * bounds do not pass it hold the node. */
+static void stall(int idle, uint64_t next, uint64_t t)
 {
-	uint32_t held[VSYNC_MAX_PEERS], n = 0;
+	static int held[VSYNC_MAX_PEERS];   /* static: as in send_reports */
+	static uint32_t nodes[VSYNC_MAX_PEERS];
+	uint32_t n = 0;
+	holding(idle, next, t, held);
 	for (uint32_t i = 0; i < vs.npeers; i++)
-		if (vs.peers[i].eot <= t)
-			held[n++] = vs.peers[i].node;
-	vwatch_wait(held, n);
+		if (held[i])
+			nodes[n++] = vs.peers[i].node;
+	count.halts++;
+	vwatch_wait(nodes, n);
 }
 
 /* At a stop (clock standing still at now). */
 static void wait(uint64_t now)
 {
-	for (;;) {
+	count.stops++;
+	for (int stalled = 0;; stalled = 1) {
 		net_tick();
 		forget_down();
-		send_reports(now, 0, now, 0);
+		send_reports(now, 0, now, 0, now);
 		if (horizon(0, now) > now)
 			break;
-		send_reports(now, 0, now, 1);
-		stall(now);
+		if (!stalled)
+			count.stop_stalls++;
+		send_reports(now, 0, now, 1, now);
+		stall(0, now, now);
 	}
 }
 
 /* Nothing runnable at now, the next local event at next. */
 static uint64_t idle(uint64_t now, uint64_t next)
 {
-	for (;;) {
+	count.idles++;
+	for (int stalled = 0;; stalled = 1) {
 		net_tick();
 		forget_down();
 		uint64_t target = vqueue_next(&queue), in = hostin_next(), g = hostin_grant();
@@ -239,13 +315,15 @@ static uint64_t idle(uint64_t now, uint64_t next)
 			target = now;
 		/* peers hear of no event past the hub's grant: input may come there */
 		uint64_t ev = target < g ? target : g < now ? now : g;
-		send_reports(now, 1, ev, 0);
+		send_reports(now, 1, ev, 0, target);
 		if (horizon(1, target) > target) {
 			vtime_advance_to(target);
 			return target;
 		}
-		send_reports(now, 1, ev, 1);
-		stall(target);
+		if (!stalled)
+			count.idle_stalls++;
+		send_reports(now, 1, ev, 1, target);
+		stall(1, target, target);
 	}
 }
 
@@ -284,6 +362,7 @@ void vlink_start(void)
 		return;
 	if (vsync_init(&vs, node_id, net_config.peers, net_config.npeers, &vtime_config.net) < 0)
 		panic("vlink: cannot synchronise %u peers", net_config.npeers);
+	vs.promises_only = vtime_config.idle_bounds == 0;
 	if (vs.npeers == 0)
 		return;
 	vqueue_init(&queue, entries, SLOTS);
@@ -320,4 +399,5 @@ void vlink_leave(void)
 	for (uint32_t i = 0; i < vs.npeers; i++)
 		peer_send_vtime(vs.peers[i].node, buf, n);
 	net_wait_until(reports_gone, NULL);
+	print_stats("this node leaves");
 }

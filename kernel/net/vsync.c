@@ -169,11 +169,114 @@ uint64_t vsync_idle_until(const struct vsync *v, int self_idle, uint64_t self_ne
 	return t;
 }
 
+/* Whether idle peer p's latest report holds everything sent to it: every
+ * live sender's count toward p (this node's own now, a peer's as of its
+ * latest report) equals what p had received from it when it reported. */
+static int nothing_in_flight_to(const struct vsync *v, const struct vsync_peer *p)
+{
+	int64_t got = count_of(v, p->node, v->self, 0);
+	if (got < 0 || (int64_t)count_of(v, v->self, p->node, 1) != got)
+		return 0;
+	for (uint32_t i = 0; i < v->npeers; i++) {
+		const struct vsync_peer *q = &v->peers[i];
+		if (q == p || q->gone)
+			continue;
+		int64_t sent = count_of(v, q->node, p->node, 1);
+		got = count_of(v, p->node, q->node, 0);
+		if (sent < 0 || got < 0 || sent != got)
+			return 0;
+	}
+	return 1;
+}
+
+/* Each peer's promise, made good by what the reports say (§2.3, rule 3
+ * applied for the peers): a peer whose latest report is idle, with nothing
+ * in flight to it, sends nothing before its next event or a frame reaching
+ * it, whichever is first; such a frame comes from this node (busy: no
+ * sooner than now + L; idle: its own bound) or from another peer (no
+ * sooner than that one's bound, frames sent after its report being
+ * covered by its promise).  So a node idle in that sense promises
+ * min(next event, least bound of the others) + L: the least fixpoint of
+ * these equations is the shortest path from the busy nodes' promises and
+ * the idle nodes' next events, with L a hop, found by relaxing down from
+ * NEVER (at most one round per node, L being positive).  It is what an
+ * idle peer would promise once the reports had gone round the idle ones,
+ * worked out here at once; each bound is never below the peer's own
+ * promise. */
+static uint64_t bounds(const struct vsync *v, int self_idle, uint64_t self_next, uint64_t *out,
+		       int *solve)
+{
+	uint64_t self = self_idle ? VSYNC_NEVER : add_sat(self_next, v->lookahead);
+	for (uint32_t i = 0; i < v->npeers; i++) {
+		const struct vsync_peer *p = &v->peers[i];
+		solve[i] = !p->gone && p->have_report && p->report.idle && nothing_in_flight_to(v, p);
+		out[i] = solve[i] ? VSYNC_NEVER : p->eot;
+	}
+	int moved = 1;
+	for (uint32_t round = 0; moved && round <= v->npeers + 1u; round++) {
+		moved = 0;
+		if (self_idle) {
+			uint64_t m = self_next;
+			for (uint32_t j = 0; j < v->npeers; j++)
+				m = min64(m, out[j]);
+			m = add_sat(m, v->lookahead);
+			moved |= m != self;
+			self = m;
+		}
+		for (uint32_t i = 0; i < v->npeers; i++) {
+			if (!solve[i])
+				continue;
+			uint64_t m = min64(v->peers[i].report.next_event, self);
+			for (uint32_t j = 0; j < v->npeers; j++)
+				if (j != i)
+					m = min64(m, out[j]);
+			m = add_sat(m, v->lookahead);
+			moved |= m != out[i];
+			out[i] = m;
+		}
+	}
+	/* (cannot still be moving: a shortest path has one hop per node at
+	 * most; were it so, the promises alone are the safe answer) */
+	for (uint32_t i = 0; i < v->npeers; i++)
+		out[i] = moved || v->promises_only ? v->peers[i].eot : max64(out[i], v->peers[i].eot);
+	for (uint32_t i = 0; i < v->npeers; i++)
+		solve[i] = solve[i] && !moved && !v->promises_only;
+	return self;
+}
+
+uint64_t vsync_bounds(const struct vsync *v, int self_idle, uint64_t self_next, uint64_t *out)
+{
+	int solve[VSYNC_MAX_PEERS];
+	return bounds(v, self_idle, self_next, out, solve);
+}
+
+uint32_t vsync_holding(const struct vsync *v, int self_idle, uint64_t self_next, uint64_t t,
+		       int *held)
+{
+	uint64_t b[VSYNC_MAX_PEERS];
+	int solve[VSYNC_MAX_PEERS];
+	uint32_t n = 0;
+	bounds(v, self_idle, self_next, b, solve);
+	/* this node's own part: its next event's frames, not its bound (which
+	 * may follow other peers') */
+	uint64_t self = add_sat(self_next, v->lookahead);
+	for (uint32_t i = 0; i < v->npeers; i++) {
+		held[i] = b[i] <= t;
+		if (held[i] && solve[i]) {
+			uint64_t own = min64(v->peers[i].report.next_event, self);
+			held[i] = add_sat(own, v->lookahead) <= t;
+		}
+		n += (uint32_t)held[i];
+	}
+	return n;
+}
+
 uint64_t vsync_horizon(const struct vsync *v, int self_idle, uint64_t self_next)
 {
-	uint64_t h = VSYNC_NEVER;
+	uint64_t h = VSYNC_NEVER, b[VSYNC_MAX_PEERS];
+	vsync_bounds(v, self_idle, self_next, b);
 	for (uint32_t i = 0; i < v->npeers; i++)
-		h = min64(h, v->peers[i].eot);
+		h = min64(h, b[i]);
 	uint64_t t = vsync_idle_until(v, self_idle, self_next);
 	if (t != VSYNC_NEVER)
 		h = max64(h, add_sat(t, v->lookahead));

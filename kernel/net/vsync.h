@@ -69,6 +69,7 @@ struct vsync {
 	uint32_t npeers;
 	struct vsync_peer peers[VSYNC_MAX_PEERS];
 	uint64_t tx_free;           /* this node's link is busy until       */
+	int promises_only;          /* bounds are the promises alone        */
 };
 
 /* peers[] may list self; it is left out.  0, or -1 (too many peers, a
@@ -98,7 +99,22 @@ int vsync_peer_gone(struct vsync *v, uint32_t node);
  * latest report is idle with counts that match pairwise (no frame in
  * flight anywhere), the least next event of all; else VSYNC_NEVER. */
 uint64_t vsync_idle_until(const struct vsync *v, int self_idle, uint64_t self_next);
-/* The horizon: no frame can be delivered to this node before it. */
+/* Each peer's bound into out[i] (for peers[i]): no frame of it can be
+ * delivered before, by its promise and, when its latest report is idle
+ * with nothing in flight to it, by its next event and the others' bounds
+ * (promises_only: the promise alone); the return is this node's own bound
+ * on the same terms. */
+uint64_t vsync_bounds(const struct vsync *v, int self_idle, uint64_t self_next, uint64_t *out);
+/* The peers that hold this node at t, as a flag each into held[]: a bound
+ * that does not pass t; for an idle peer with nothing in flight to it,
+ * only when its own next event (or this node's frames) is what keeps it
+ * there, not the other peers' bounds it follows (those hold the node
+ * themselves, its fresh report could say no more, and the least bound is
+ * always its peer's own, L being positive).  Returns how many. */
+uint32_t vsync_holding(const struct vsync *v, int self_idle, uint64_t self_next, uint64_t t,
+		       int *held);
+/* The horizon: no frame can be delivered to this node before it (the
+ * least bound). */
 uint64_t vsync_horizon(const struct vsync *v, int self_idle, uint64_t self_next);
 /* This node's report at `now`; `next_event` is `now` while a process is
  * runnable, else the next alarm or queued delivery (VSYNC_NEVER: none). */

@@ -139,9 +139,13 @@ static void test_idle_rule(void **state)
 	/* everyone idle, counts match: the least next event, 7 ms */
 	assert_int_equal(vsync_idle_until(&v, 1, 8000000), 7000000);
 	assert_int_equal(vsync_horizon(&v, 1, 8000000), 7000000 + L);
-	/* this node busy: no jump, the promises rule */
-	assert_true(vsync_idle_until(&v, 0, 8000000) == VSYNC_NEVER);
-	assert_int_equal(vsync_horizon(&v, 0, 8000000), 100000);
+	/* this node busy (at 0): no jump; the idle peers, nothing in flight
+	 * to them, send nothing before a frame of this node (L) reaches one,
+	 * so the horizon is 2L, beyond the promises (100 us) they made */
+	assert_true(vsync_idle_until(&v, 0, 0) == VSYNC_NEVER);
+	assert_int_equal(vsync_horizon(&v, 0, 0), 2 * L);
+	/* busy at 8 ms: 3's next event (7 ms) comes first */
+	assert_int_equal(vsync_horizon(&v, 0, 8000000), 7000000 + L);
 
 	/* a frame 3 sent to 2 that 2 has not received: in flight, no jump */
 	struct vsync w;
@@ -198,7 +202,61 @@ static void test_peer_gone(void **state)
 	struct vsync_report r3 = rep(3, 1, 7000000, 0, 0, 0, 0);
 	assert_int_equal(vsync_heard_report(&v, &r3), -1);
 	assert_int_equal(vsync_heard_data(&v, 3, 9000000, 9000000), -1);
-	assert_int_equal(vsync_horizon(&v, 1, 8000000), 8000000 + L);
+	/* 2 sends nothing before this node's first frame (8 ms + L) reaches it */
+	assert_int_equal(vsync_horizon(&v, 1, 8000000), 8000000 + 2 * L);
+}
+
+/* The bound of an idle peer (§2.3 rule 3 worked out for the peers): only
+ * with nothing in flight to it, never below its promise, and through a
+ * chain of idle peers one lookahead a hop. */
+static void test_idle_peer_bounds(void **state)
+{
+	(void)state;
+	static const uint32_t four[] = {1, 2, 3, 4};
+	struct vsync v;
+	vsync_init(&v, 1, four, 4, &model8);
+	uint64_t L = v.lookahead;
+	/* 2 busy, promising 200 us; 3 and 4 idle, next events 5 and 6 ms */
+	struct vsync_report r2 = {.node = 2, .eot = 200000, .next_event = 200000, .n = 3,
+				  .ids = {1, 3, 4}};
+	struct vsync_report r3 = {.node = 3, .idle = 1, .eot = 150000, .next_event = 5000000,
+				  .n = 3, .ids = {1, 2, 4}};
+	struct vsync_report r4 = {.node = 4, .idle = 1, .eot = 150000, .next_event = 6000000,
+				  .n = 3, .ids = {1, 2, 3}};
+	vsync_heard_report(&v, &r2);
+	vsync_heard_report(&v, &r3);
+	vsync_heard_report(&v, &r4);
+	/* this node busy at 100 us: 3 and 4 wake no sooner than a frame from
+	 * 1 (100 us + L) or 2 (200 us), so promise 100 us + 2L at least
+	 * (more than their 150 us); 2 holds the horizon */
+	assert_int_equal(vsync_horizon(&v, 0, 100000), 200000);
+	/* waiting at 250 us, this node is held by 2 alone: 3's and 4's
+	 * bounds (100 us + 2L) pass it; at 400 us by all three */
+	int held[VSYNC_MAX_PEERS];
+	assert_int_equal(vsync_holding(&v, 0, 100000, 250000, held), 1);
+	assert_true(held[0] && !held[1] && !held[2]);
+	assert_int_equal(vsync_holding(&v, 0, 100000, 400000, held), 3);
+	/* 2 gone: 3 and 4 by this node's frames, 100 us + 2L */
+	struct vsync w = v;
+	vsync_peer_gone(&w, 2);
+	assert_int_equal(vsync_horizon(&w, 0, 100000), 100000 + 2 * L);
+	/* a frame 2 sent to 4 that 4 had not received: 4 is held to its
+	 * promise (150 us), and so is the horizon */
+	r2.sent[2] = 1;
+	r2.eot = 210000;
+	vsync_heard_report(&v, &r2);
+	assert_int_equal(vsync_horizon(&v, 0, 100000), 150000);
+	/* 4 has it now: 2's promise, 210 us, holds the horizon again */
+	r4.received[1] = 1;
+	r4.eot = 160000;
+	vsync_heard_report(&v, &r4);
+	assert_int_equal(vsync_horizon(&v, 0, 100000), 210000);
+	/* a frame this node sent to 3 after 3's report: 3 held to its promise */
+	vsync_send(&v, 3, 100000, 64);
+	assert_int_equal(vsync_horizon(&v, 0, 100000), 150000);
+	/* 2 gone, all idle, this node's next event 1 ms: 3 and 4 wake no
+	 * sooner than its frame (1 ms + L) */
+	assert_int_equal(vsync_horizon(&w, 1, 1000000), 1000000 + 2 * L);
 }
 
 static void test_wire_layouts(void **state)
@@ -468,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_promises_and_horizon),
 		cmocka_unit_test(test_idle_rule),
 		cmocka_unit_test(test_peer_gone),
+		cmocka_unit_test(test_idle_peer_bounds),
 		cmocka_unit_test(test_wire_layouts),
 		cmocka_unit_test(test_queue_order),
 		cmocka_unit_test(test_simulated_cluster_is_deterministic),
