@@ -751,6 +751,7 @@ int cluster_hub_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	logf_hub("listening on 127.0.0.1:%d", port);
 	serve(&h);
+	hub_vt_free(&h.vt);
 	logf_hub("stopped");
 	return 0;
 }

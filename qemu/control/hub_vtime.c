@@ -27,6 +27,15 @@ void hub_vt_init(struct hub_vt *vt, uint32_t expected, int hold)
 	vt->hold = hold;
 }
 
+void hub_vt_free(struct hub_vt *vt)
+{
+	for (uint32_t i = 0; i < vt->nev; i++)
+		free(vt->ev[i].payload);
+	free(vt->ev);
+	vt->ev = NULL;
+	vt->nev = vt->cap = 0;
+}
+
 void hub_vt_heard(struct hub_vt *vt, uint32_t member, uint64_t time)
 {
 	if (member >= HUB_VT_MEMBERS)

@@ -61,6 +61,8 @@ struct hub_vt {
 };
 
 void hub_vt_init(struct hub_vt *vt, uint32_t expected, int hold);
+/* The events not handed on, and their payloads, freed. */
+void hub_vt_free(struct hub_vt *vt);
 /* A member's envelope (its first makes it one): a promise, or a data
  * envelope's time.  Promises never go back. */
 void hub_vt_heard(struct hub_vt *vt, uint32_t member, uint64_t time);
