@@ -92,27 +92,17 @@ static int take_waiting(struct proc *p, int32_t *result)
 	return 1;
 }
 
-/* A message has come for `to`, which waits in RECEIVE: hand it over if it
- * is the one awaited.  That is the receiver's RECEIVE finishing, so its
- * cost is the receiver's CPU time, not that of whoever runs (the sender of
- * a local message, or nobody: the kernel delivering a remote one), or a
- * process's time would depend on where its partner runs (the file-system
- * study's T was 16 % lower with its servers on four machines than on one,
- * and its placement predictions up to 33 % off). */
-static void complete_receive(struct proc *to)
-{
-	uint64_t began = proc_interrupt_begin();
-	int took = take_waiting(to, &to->wake_result);
-	if (took)
-		to->state = P_RUNNABLE;
-	proc_interrupt_end_for(took ? to : NULL, began);
-}
-
 /* Put m on its receiver's queue and wake the receiver if it waits for it.
  * QUEUE_MAX bounds ordinary messages only: a reply to a CALL is always
  * admitted (there is at most one per blocked caller, so the queue stays
  * bounded), or a full queue would leave its caller waiting forever.
- * `force` admits kernel notices the same way. */
+ * `force` admits kernel notices the same way.
+ * The queueing, its QUEUED trace and the hand-over to a receiver waiting
+ * in RECEIVE are the receiver's CPU time, not that of whoever runs (the
+ * sender of a local message, or nobody: the kernel delivering a remote
+ * one), or a process's time would depend on where its partner runs: the
+ * file-system study's T was 16 % lower with its servers on four machines
+ * than on one, and its placement predictions up to 33 % off. */
 static int32_t enqueue(struct kmsg *m, int force)
 {
 	struct proc *to = proc_by_task(m->to);
@@ -120,11 +110,13 @@ static int32_t enqueue(struct kmsg *m, int force)
 		return E_DEAD;
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
+	uint64_t began = proc_interrupt_begin();
 	msgq_push(&to->queue, m);
 	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
 		meter_queued(to, m);
-	if (to->state == P_RECEIVING)
-		complete_receive(to);
+	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
+		to->state = P_RUNNABLE;
+	proc_interrupt_end_for(to, began);
 	return 0;
 }
 

@@ -25,9 +25,10 @@ static const struct {
  * process (docs/virtual-time.md §2.5): the sending kernel's part of a
  * remote SEND (remote.c's send_credited but peer_send, which is left out
  * of the clock) and the receiving kernel's delivery of the frame at its
- * stop (vlink.c's deliver_due: remote_deliver, the message queued, its
- * traces; handing it to a receiver waiting in RECEIVE is the receiver's
- * CPU time, as for a local message: ipc.c's complete_receive).  Measured by bracketing
+ * stop (vlink.c's deliver_due: remote_deliver, the frame taken in; the
+ * message's queueing, its QUEUED trace and its hand-over to a receiver
+ * waiting in RECEIVE are the receiver's CPU time, as for a local message:
+ * ipc.c's enqueue).  Measured by bracketing
  * both with the node clock in a metered remote pingpong of 500 round
  * trips a size (dpm record --flags send,receivecall,receive,queued,
  * createprocess -- pingpong 2 400 SIZES; docs/mtime.md).  The analyses
@@ -37,8 +38,8 @@ static const struct {
 	uint32_t bytes;
 	uint64_t tx, rx;
 } transport_path[ROWS] = {
-	{ 1, 670, 2157 }, { 10, 670, 2188 }, { 100, 670, 2449 }, { 1000, 670, 5115 },
-	{ 4096, 670, 14287 },
+	{ 1, 670, 1408 }, { 10, 670, 1435 }, { 100, 670, 1697 }, { 1000, 670, 4363 },
+	{ 4096, 670, 13535 },
 };
 
 static uint64_t local_instructions(uint32_t bytes)

@@ -29,7 +29,7 @@ check "virtual: record exits 0" [ $? -eq 0 ]
 check "virtual: the log's table is beside it, in virtual time" \
 	[ "$(head -1 "$TEST_DIR/v.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
 # 1 byte: 2721 instructions at 1.024 us; + a 129-byte frame at 3 Mb/s (344 us) + 100 us
-check "virtual: ...the 1984 preset's figures" grep -qx "1,2786304,4071051,686080,2208768,498667" "$TEST_DIR/v.log.mtime"
+check "virtual: ...the 1984 preset's figures" grep -qx "1,2786304,4071051,686080,1441792,498667" "$TEST_DIR/v.log.mtime"
 "$DPM" parallel "$TEST_DIR/v.log" >"$TEST_DIR/v.par" 2>"$TEST_DIR/v.par.err"
 check "virtual: dpm parallel uses it" has "v.log.mtime (recorded with the log, clock=virtual)" "$TEST_DIR/v.par"
 check_that "virtual: ...and says nothing on stderr" '[ ! -s "$TEST_DIR/v.par.err" ]'
@@ -49,7 +49,7 @@ expect_status 2 "given: a table without remote_ns is refused before the run" \
 up slow-x86 'cluster net=1984' 'node n1 arch=x86 clock=virtual'
 rec -o "$TEST_DIR/x.log"
 check "shift 10 on x86: record exits 0" [ $? -eq 0 ]
-check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,2786304,4071051,686080,2208768,498667" "$TEST_DIR/x.log.mtime"
+check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,2786304,4071051,686080,1441792,498667" "$TEST_DIR/x.log.mtime"
 "$DPM" cluster down --dir "$d" >/dev/null
 
 # ---- clock=icount: none known --------------------------------------------------------
@@ -71,7 +71,7 @@ rec --nodes 1 -o "$TEST_DIR/d.log"
 check "default: record boots a cluster and exits 0" [ $? -eq 0 ]
 check "default: ...in virtual time, its table beside the log" \
 	[ "$(head -1 "$TEST_DIR/d.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
-check "default: ...the LAN preset's figures" grep -qx "1,2721,24887,670,2157,1496" "$TEST_DIR/d.log.mtime"
+check "default: ...the LAN preset's figures" grep -qx "1,2721,24887,670,1408,1496" "$TEST_DIR/d.log.mtime"
 check "default: ...and stops it again" [ ! -e "$d/state" ]
 timeout -k 5 120 "$DPM" record --dir "$d" --nodes 1 --clock icount -o "$TEST_DIR/di.log" \
 	-- pingpong 0 20 1 100 >/dev/null 2>"$TEST_DIR/di.err"

@@ -85,13 +85,13 @@ static void test_transport_by_hand(void **state)
 	(void)state;
 	load("node a clock=virtual\n");
 	/* the link: 187 and 736 bytes at 1 Gb/s */
-	transport(1, 670, 2157, 1496);
-	transport(0, 670, 2157, 1488);   /* a 186-byte frame */
-	/* interpolated: 2449 + (5115 - 2449) * 450 / 900, rounded */
-	transport(550, 670, 3782, 5888);
+	transport(1, 670, 1408, 1496);
+	transport(0, 670, 1408, 1488);   /* a 186-byte frame */
+	/* interpolated: 1697 + (4363 - 1697) * 450 / 900, rounded */
+	transport(550, 670, 3030, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 670ull * 1024, 5115ull * 1024, 3162667);
+	transport(1000, 670ull * 1024, 4363ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -113,9 +113,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
-				  "1,2721,24887,670,2157,1496\n10,2775,25013,670,2188,1568\n"
-				  "100,3308,26266,670,2449,2288\n1000,8708,38866,670,5115,9488\n"
-				  "4096,27426,82352,670,14287,34256\n"));
+				  "1,2721,24887,670,1408,1496\n10,2775,25013,670,1435,1568\n"
+				  "100,3308,26266,670,1697,2288\n1000,8708,38866,670,4363,9488\n"
+				  "4096,27426,82352,670,13535,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
