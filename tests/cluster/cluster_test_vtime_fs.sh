@@ -63,8 +63,7 @@ for arch in x86 arm; do
 	"$DPM" cluster down --dir "$d" >/dev/null
 done
 
-record fs-quiet 0
-record fs-busy 1
+vtime_pair fs record
 record fs-slowdisk 0 "cluster disklatency=8ms"
 q=$TEST_DIR/fs-quiet.csv b=$TEST_DIR/fs-busy.csv s=$TEST_DIR/fs-slowdisk.csv
 check_that "fs: all four servers and the users traced ($(wc -l <"$q") traces, $(cut -d, -f1 "$q" | sort -u | grep -c '^[1-4]$') nodes)" \

@@ -43,8 +43,7 @@ sends() { awk -F, '$2 == "SEND"' "$1" | wc -l; }
 IFS=';' read -ra runs <<<"${VTIME_RUNS:-pingpong x86 x86;pingpong x86 x86 x86 x86;pingpong x86 arm;tsp x86 x86;tsp x86 arm}"
 for run in "${runs[@]}"; do
 	tag=$(echo "$run" | tr ' ' -)
-	record "$tag-quiet" 0 $run
-	record "$tag-busy" 1 $run
+	vtime_pair "$tag" record $run
 	q=$TEST_DIR/$tag-quiet.csv b=$TEST_DIR/$tag-busy.csv
 	case $run in
 	pingpong*) check_that "$tag: every ping-pong message traced ($(sends "$q") SENDs)" \

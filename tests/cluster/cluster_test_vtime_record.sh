@@ -53,13 +53,6 @@ CTL
 		awk -F, -v OFS=, '$2 == "MARK" { $NF = "token" } { print }' >"$TEST_DIR/$name.csv"
 }
 
-# The consoles of NAME's nodes that said QEMU took their deadline interrupt
-# late (kernel/vlate.h): from there on that node's times depend on the
-# host, whatever the kernel does.
-late_consoles() {
-	grep -l "^vtime: the deadline interrupt due at .* came .*late" "$TEST_DIR/$1"/n*.console 2>/dev/null
-}
-
 # "FORM:ARCH,ARCH..." per run; VTIME_RECORD_RUNS (blank-separated) chooses others
 runs=${VTIME_RECORD_RUNS:-"program:x86,x86 program:x86,arm script:x86,x86,x86,x86"}
 for run in $runs; do
@@ -67,22 +60,7 @@ for run in $runs; do
 	IFS=, read -ra arch <<<"$archs"
 	n=${#arch[@]}
 	q=$TEST_DIR/$tag-quiet.csv b=$TEST_DIR/$tag-busy.csv
-	# a pair whose logs differ is recorded again (twice at most) only when
-	# a node said its deadline interrupt came late: QEMU's icount, not the
-	# kernel (docs/virtual-time.md §2.2); any other difference fails
-	for attempt in 1 2 3; do
-		rec "$tag-quiet" 0 "$form" "${arch[@]}"
-		rec "$tag-busy" 1 "$form" "${arch[@]}"
-		cmp -s "$q" "$b" && break
-		late=$(late_consoles "$tag-quiet"; late_consoles "$tag-busy")
-		[ -n "$late" ] && [ "$attempt" -lt 3 ] || break
-		echo "# $tag: the logs differ and QEMU took a deadline interrupt late" \
-			"($(echo $late | tr '\n' ' ')); recorded again (this try kept in *.try$attempt)" >&3
-		for f in "$tag-quiet" "$tag-busy" "$tag-quiet.csv" "$tag-busy.csv"; do
-			rm -rf "$TEST_DIR/$f.try$attempt"
-			mv "$TEST_DIR/$f" "$TEST_DIR/$f.try$attempt"
-		done
-	done
+	vtime_pair "$tag" rec "$form" "${arch[@]}"
 	check_that "$tag: every node traced" \
 		'[ "$(cut -d, -f1 "$q" | sort -u | grep -c "^[0-9]")" = "$n" ]'
 	check_that "$tag: the job lies between record's marks on node 1" \
