@@ -70,8 +70,7 @@ void proc_interrupt_end(uint64_t began)
 
 void proc_interrupt_end_for(struct proc *p, uint64_t began)
 {
-	if (p)
-		p->cpu_ns += vtime_now() - began;
+	p->cpu_ns += vtime_now() - began;
 	proc_interrupt_end(began);
 }
 
