@@ -139,9 +139,9 @@ steps() {
 		sort | uniq -c | sort -rn | head -1 | awk '{ print $2 }'
 }
 loc=$(steps "$TEST_DIR/cpu-local.csv") rem=$(steps "$TEST_DIR/cpu-remote.csv")
-# what differs is the local queueing (the receiver's queue and whether it
-# waits: ipc.c's enqueue), which the sender's kernel does for a local
-# receiver and the receiving kernel for a remote one: a few tens of
-# instructions.  The transport (~130 us before: issue 14) is not there.
-check_that "a SEND's CPU: ${rem:-?} ns remote, ${loc:-?} ns local (less by the local queueing only)" \
-	'[ -n "$loc" ] && [ -n "$rem" ] && [ "$rem" -le "$loc" ] && [ $((loc - rem)) -le 50 ]'
+# the local queueing is the receiver's CPU (ipc.c's enqueue); what the
+# sender still pays for a local receiver is that charge's own bracket (two
+# clock reads around it): a few tens of instructions.  The transport
+# (~130 us before: issue 14) is not there.
+check_that "a SEND's CPU: ${rem:-?} ns remote, ${loc:-?} ns local (more by the queueing's bracket only)" \
+	'[ -n "$loc" ] && [ -n "$rem" ] && [ "$rem" -le "$loc" ] && [ $((loc - rem)) -le 100 ]'
