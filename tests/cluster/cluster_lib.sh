@@ -215,10 +215,13 @@ vtime_keep_log() {
 # vtime_pair TAG RECORD ARGS...: record the pair TAG-quiet (RECORD TAG-quiet
 # 0 ARGS...) and TAG-busy (RECORD TAG-busy 1 ARGS..., two CPU-bound loops
 # beside it), each writing TEST_DIR/NAME.csv from a cluster in
-# TEST_DIR/NAME.  A pair whose logs differ is recorded again (twice at
-# most) only when a node said QEMU took its deadline interrupt late
+# TEST_DIR/NAME.  A pair whose logs differ is recorded again: twice at
+# most when a node said QEMU took its deadline interrupt late
 # (kernel/vlate.h: QEMU 7.2's icount, not the kernel, docs/virtual-time.md
-# §2.2); any other difference stands for the caller's comparison.
+# §2.2), once when none did (the detector misses landings a few ns late:
+# seen as a 3 ns difference on node 2 of the 2-node TSP pair in one of
+# four loaded make checks).  A difference that comes back stands for the
+# caller's comparison.
 vtime_pair() {
 	local tag=$1 rec=$2 attempt late f
 	shift 2
@@ -227,9 +230,9 @@ vtime_pair() {
 		"$rec" "$tag-busy" 1 "$@"
 		cmp -s "$TEST_DIR/$tag-quiet.csv" "$TEST_DIR/$tag-busy.csv" && return 0
 		late=$(vtime_late_consoles "$tag-quiet"; vtime_late_consoles "$tag-busy")
-		[ -n "$late" ] && [ "$attempt" -lt 3 ] || return 0
-		echo "# $tag: the logs differ and QEMU took a deadline interrupt late" \
-			"($(echo $late | tr '\n' ' ')); recorded again (this try kept in *.try$attempt)" >&3
+		[ "$attempt" -lt 3 ] && { [ -n "$late" ] || [ "$attempt" = 1 ]; } || return 0
+		echo "# $tag: the logs differ (QEMU's late deadline interrupts noticed:" \
+			"$(echo ${late:-none} | tr '\n' ' ')); recorded again (this try kept in *.try$attempt)" >&3
 		for f in "$tag-quiet" "$tag-busy" "$tag-quiet.csv" "$tag-busy.csv"; do
 			rm -rf "$TEST_DIR/$f.try$attempt"
 			mv "$TEST_DIR/$f" "$TEST_DIR/$f.try$attempt"
