@@ -21,7 +21,6 @@
 #include "kernel/abi/names.h"
 #include "meter/meter.h"
 #include "remote.h"
-#include "vtime.h"
 
 struct link kernel_notify_link;
 static kservice_fn kernel_service; /* kservice, above this file (ipc_init) */
@@ -103,9 +102,7 @@ static int take_waiting(struct proc *p, int32_t *result)
  * sender of a local message, or nobody: the kernel delivering a remote
  * one), or a process's time would depend on where its partner runs: the
  * file-system study's T was 16 % lower with its servers on four machines
- * than on one, and its placement predictions up to 33 % off.  In virtual
- * time only: the two clock reads cost every local send ~150 instructions,
- * and the other clocks' remote SEND is synchronous anyway. */
+ * than on one, and its placement predictions up to 33 % off. */
 static int32_t enqueue(struct kmsg *m, int force)
 {
 	struct proc *to = proc_by_task(m->to);
@@ -113,14 +110,13 @@ static int32_t enqueue(struct kmsg *m, int force)
 		return E_DEAD;
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
-	uint64_t began = vtime_on ? proc_interrupt_begin() : 0;
+	uint64_t began = proc_interrupt_begin();
 	msgq_push(&to->queue, m);
 	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
 		meter_queued(to, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
 		to->state = P_RUNNABLE;
-	if (vtime_on)
-		proc_interrupt_end_for(to, began);
+	proc_interrupt_end_for(to, began);
 	return 0;
 }
 

@@ -167,7 +167,7 @@ uint64_t proc_cpu_ns(const struct proc *p);
  * kept out the same way. */
 uint64_t proc_interrupt_begin(void);
 void proc_interrupt_end(uint64_t began);
-/* The same stretch, done for p: p's CPU time, not the
+/* The same stretch, done for p (NULL: for nobody): p's CPU time, not the
  * running process's (a message queued for p by whoever runs, kernel/ipc.c). */
 void proc_interrupt_end_for(struct proc *p, uint64_t began);
 uint32_t proc_runnable_count(void);

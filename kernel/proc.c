@@ -70,7 +70,8 @@ void proc_interrupt_end(uint64_t began)
 
 void proc_interrupt_end_for(struct proc *p, uint64_t began)
 {
-	p->cpu_ns += vtime_now() - began;
+	if (p)
+		p->cpu_ns += vtime_now() - began;
 	proc_interrupt_end(began);
 }
 

@@ -21,7 +21,7 @@ static uint32_t fault_reason(uint32_t trapno)
 	}
 }
 
-static inline __attribute__((always_inline)) void trap(struct trapframe *tf, int from_user)
+static void trap(struct trapframe *tf, int from_user)
 {
 	if (tf->trapno == T_SYSCALL) {
 		tf->eax = (uint32_t)syscall_dispatch(current, tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi);
