@@ -26,6 +26,9 @@ DEBIAN_PACKAGES=(
 	gnuplot-nox graphviz                        # analysis plots and graphs
 	bc procps                                   # bench-analysis.sh; ps, pgrep in cluster tests
 	clang libclang-rt-14-dev                    # fuzz harnesses: libFuzzer, clang's sanitizers
+	babeltrace2 libbabeltrace2-dev              # CTF export: its reader in the tests
+	libotf2-trace-dev otf2-tools                # OTF2 export: the library and otf2-print
+	chromium                                    # the report's page checked in a headless browser
 )
 
 LWIP_SOURCE_PACKAGE=lwip
