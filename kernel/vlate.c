@@ -41,19 +41,26 @@ uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by)
 	*by = 0;
 	if (due == NONE)
 		return 0;
+	/* the margins are instruction counts: 1 ns each at shift=0, one
+	 * instruction's time (the grid: any two readings of a stretch of
+	 * running clock differ by whole instructions) at any shift */
+	if (deadline && now > l->armed_at)
+		l->grid = gcd(l->grid, now - l->armed_at);
+	uint64_t insn = l->grid ? l->grid : 1;
 	if (!deadline) {
-		uint64_t path = l->entry_delay == NONE ? VLATE_ENTRY_MARGIN_NS
-						       : l->entry_delay + VLATE_ENTRY_SLACK_NS;
+		if (!l->grid)
+			return 0; /* an instruction's time not known yet: cannot judge */
+		uint64_t path = l->entry_delay == NONE ? VLATE_ENTRY_MARGIN_NS * insn
+						       : l->entry_delay + VLATE_ENTRY_SLACK_NS * insn;
 		if (now <= due || now - due <= path)
 			return 0;
 		l->expires = NONE;
 		return due;
 	}
 	l->expires = NONE;
-	if (now < due || due < l->user_since || due - l->user_since < VLATE_RESUME_MARGIN_NS)
+	if (now < due || due < l->user_since || due - l->user_since < VLATE_RESUME_MARGIN_NS * insn)
 		return 0; /* expired in the kernel: taken on the way out */
 	uint64_t delay = now - due;
-	l->grid = gcd(l->grid, now - l->armed_at);
 	if (delay < l->entry_delay) {
 		l->entry_delay = delay;
 		return 0;

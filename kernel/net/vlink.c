@@ -11,12 +11,12 @@
  *
  * When frames are taken.  A stop whose timing the host decides (one at the
  * horizon, say) would count its trap's entry and exit at host-chosen
- * instructions, so a busy node stops only at multiples of QUANTUM_NS of
- * its clock (vtime_next_deadline) and at its ticks: at a stop t it waits,
+ * instructions, so a busy node stops only at multiples of the stop
+ * spacing (vtime_config.stop_ns, the cluster file's `stops=`) of its clock (vtime_next_deadline) and at its ticks: at a stop t it waits,
  * clock standing still, until every peer has promised beyond t (so every
  * frame due at or before t is here), then delivers those in (delivery,
  * sender, arrival) order.  A frame due between two stops of a busy node is
- * thus taken at the next one (at most QUANTUM_NS late).  A node with
+ * thus taken at the next one (at most one spacing late).  A node with
  * nothing runnable jumps instead: to its next local event or the earliest
  * delivery, whichever comes first, once nothing earlier can still come,
  * and takes the frame exactly at its delivery time.  Every delivery and
@@ -44,7 +44,6 @@
 #include "kernel/hostin.h"
 #include "vwatch.h"
 
-#define QUANTUM_NS 100000u   /* a busy node's stops: every 100 us         */
 #define SLOTS 64             /* frames received, not yet delivered        */
 
 static struct vsync vs;
@@ -327,7 +326,7 @@ static uint64_t idle(uint64_t now, uint64_t next)
 	}
 }
 
-static const struct vtime_sync sync_ops = { QUANTUM_NS, wait, idle, deliver_due };
+static struct vtime_sync sync_ops = { 0, wait, idle, deliver_due };
 
 /* Boot's wait for every peer, with the clock standing still: 1 once all
  * are UP, 0 once one is DOWN (it did not come up within peerwait).  The
@@ -373,9 +372,10 @@ void vlink_start(void)
 	deliver_up = peer_interpose(frame_in);
 	if (!boot_wait())
 		panic("vlink: not every peer came up; no common epoch");
+	sync_ops.quantum = vtime_config.stop_ns;
 	vtime_set_sync(&sync_ops);
-	kprintf("vlink: %u peers up, lookahead %llu ns, stops every %u ns\n", vs.npeers,
-		(unsigned long long)vs.lookahead, QUANTUM_NS);
+	kprintf("vlink: %u peers up, lookahead %llu ns, stops every %llu ns\n", vs.npeers,
+		(unsigned long long)vs.lookahead, (unsigned long long)sync_ops.quantum);
 }
 
 static int reports_gone(void *unused)

@@ -184,7 +184,7 @@ static int read_attribute(struct cursor *c, char *key, size_t keylen, const char
 static int check_kernel_words(struct cursor *c, const char *at, const char *words)
 {
 	static const char *const reserved[] = { "node", "peers", "host", "vclock",
-						"vlat", "vbw", "vtx", "vrx", "vdisk" };
+						"vlat", "vbw", "vtx", "vrx", "vdisk", "vstop" };
 	char copy[CLUSTER_WORDS_MAX];
 	snprintf(copy, sizeof copy, "%s", words);
 	for (char *save, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {

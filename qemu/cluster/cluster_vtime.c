@@ -22,10 +22,14 @@ static const uint64_t presets[2][VT_FIELDS] = {
 	[CLUSTER_NET_LAN] = {
 		[VT_LATENCY] = 20 * US, [VT_BANDWIDTH] = 1000000000ull,
 		[VT_DISK_LATENCY] = 4 * MS, [VT_DISK_SECTOR] = 5 * US,
+		[VT_STOPS] = 100 * US,
 	},
 	[CLUSTER_NET_1984] = {
 		[VT_LATENCY] = 100 * US, [VT_BANDWIDTH] = 3000000ull,
+		[VT_TX_FIXED] = 3500 * US, [VT_TX_PER_KB] = 3500 * US,
+		[VT_RX_FIXED] = 3500 * US, [VT_RX_PER_KB] = 3500 * US,
 		[VT_DISK_LATENCY] = 4 * MS, [VT_DISK_SECTOR] = 5 * US,
+		[VT_STOPS] = 10 * MS,
 	},
 };
 
@@ -47,6 +51,7 @@ static const struct {
 	{ "rxcost", PAIR, VT_RX_FIXED, "5us,2us" },
 	{ "disklatency", TIME, VT_DISK_LATENCY, "4ms" },
 	{ "disksector", TIME, VT_DISK_SECTOR, "5us" },
+	{ "stops", TIME, VT_STOPS, "100us" },
 };
 
 #define MAX_TIME_NS (100ull * 1000 * MS)
@@ -167,6 +172,11 @@ int cluster_vtime_attribute(struct cluster_vtime *vt, const char *key, const cha
 				 attrs[i].example, value);
 			return -1;
 		}
+		if (attrs[i].field == VT_STOPS && a == 0) {
+			snprintf(err, errlen, "stops must be above 0, e.g. %s, not '%s'",
+				 attrs[i].example, value);
+			return -1;
+		}
 		vt->value[attrs[i].field] = a;
 		vt->set |= 1u << attrs[i].field;
 		if (attrs[i].kind == PAIR) {
@@ -180,7 +190,7 @@ int cluster_vtime_attribute(struct cluster_vtime *vt, const char *key, const cha
 
 const char *cluster_vtime_attribute_names(void)
 {
-	return "net, latency, bandwidth, txcost, rxcost, disklatency or disksector";
+	return "net, latency, bandwidth, txcost, rxcost, disklatency, disksector or stops";
 }
 
 void cluster_vtime_resolve(const struct cluster_vtime *vt, uint64_t out[VT_FIELDS])
@@ -210,10 +220,11 @@ int cluster_vtime_kernel_words(const struct cluster_vtime *vt, char *out, size_t
 {
 	uint64_t v[VT_FIELDS];
 	cluster_vtime_resolve(vt, v);
-	int n = snprintf(out, size, "vlat=%llu vbw=%llu vtx=%llu,%llu vrx=%llu,%llu vdisk=%llu,%llu",
+	int n = snprintf(out, size, "vlat=%llu vbw=%llu vtx=%llu,%llu vrx=%llu,%llu vdisk=%llu,%llu vstop=%llu",
 			 (unsigned long long)v[VT_LATENCY], (unsigned long long)v[VT_BANDWIDTH],
 			 (unsigned long long)v[VT_TX_FIXED], (unsigned long long)v[VT_TX_PER_KB],
 			 (unsigned long long)v[VT_RX_FIXED], (unsigned long long)v[VT_RX_PER_KB],
-			 (unsigned long long)v[VT_DISK_LATENCY], (unsigned long long)v[VT_DISK_SECTOR]);
+			 (unsigned long long)v[VT_DISK_LATENCY], (unsigned long long)v[VT_DISK_SECTOR],
+			 (unsigned long long)v[VT_STOPS]);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }

@@ -3,7 +3,7 @@
  * as the cluster file gives them (docs/virtual-time.md §2.4, §2.7;
  * docs/cluster.md): a network preset (`net=lan|1984`), the attributes
  * that override it (`latency=`, `bandwidth=`, `txcost=`, `rxcost=`,
- * `disklatency=`, `disksector=`) with the units a user writes (20us,
+ * `disklatency=`, `disksector=`, `stops=`) with the units a user writes (20us,
  * 1000M), the nodes' default `shift=`, and the kernel command-line words
  * they become (kernel/vtime_config.h reads them).
  *
@@ -30,6 +30,7 @@ enum vt_field {
 	VT_RX_PER_KB,    /* ns per 1000 bytes, receiving                     */
 	VT_DISK_LATENCY, /* ns per disk request                              */
 	VT_DISK_SECTOR,  /* ns per 512-byte sector                           */
+	VT_STOPS,        /* ns of node time between a busy node's stops      */
 	VT_FIELDS
 };
 
@@ -64,7 +65,7 @@ int cluster_vtime_default_shift(const struct cluster_vtime *vt);
 int cluster_vtime_shift(const char *value, int *shift, char *err, size_t errlen);
 
 /* The kernel words of the models: "vlat=NS vbw=BPS vtx=NS,NS vrx=NS,NS
- * vdisk=NS,NS" (without vclock=1).  0, or -1 if it does not fit. */
+ * vdisk=NS,NS vstop=NS" (without vclock=1).  0, or -1 if it does not fit. */
 int cluster_vtime_kernel_words(const struct cluster_vtime *vt, char *out, size_t size);
 
 /* A time as a user writes it: a decimal number with a unit, ns, us, ms or

@@ -246,7 +246,9 @@ static void test_virtual_time_errors(void **state)
 		     "100s), e.g. 5us, not '5'");
 	assert_error("node a clock=virtual\ncluster speed=2\n",
 		     "c.cluster:2:9: unknown cluster attribute 'speed'; expected net, latency, bandwidth, "
-		     "txcost, rxcost, disklatency or disksector");
+		     "txcost, rxcost, disklatency, disksector or stops");
+	assert_error("node a clock=virtual\ncluster stops=0\n",
+		     "c.cluster:2:9: stops must be above 0, e.g. 100us, not '0'");
 	assert_error("node a clock=virtual\ncluster latency=1us latency=2us\n",
 		     "c.cluster:2:21: attribute 'latency' given twice");
 	assert_error("node a clock=virtual\ncluster net=lan\n  cluster net=1984\n",

@@ -99,12 +99,12 @@ static void test_virtual_clock_stops_when_idle(void **state)
 				 .spec = &spec };
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "iosize=0x04|-icount|shift=0,sleep=off|-name|a|"));
-	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=20000 vbw=1000000000 vtx=0,0 vrx=0,0 vdisk=4000000,5000 --halt pp|"));
+	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=20000 vbw=1000000000 vtx=0,0 vrx=0,0 vdisk=4000000,5000 vstop=100000 --halt pp|"));
 	load("node b id=2 arch=arm clock=virtual\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(),
 			       "|-semihosting|-icount|shift=0,sleep=off|-cpu|cortex-a15,cntfrq=1000000000|-name|b|"));
-	assert_non_null(strstr(joined(), "|-append|node=2 peers=2 vclock=1 vlat=20000 vbw=1000000000 vtx=0,0 vrx=0,0 vdisk=4000000,5000|"));
+	assert_non_null(strstr(joined(), "|-append|node=2 peers=2 vclock=1 vlat=20000 vbw=1000000000 vtx=0,0 vrx=0,0 vdisk=4000000,5000 vstop=100000|"));
 }
 
 /* The models of the `cluster` statement reach the kernel as its words,
@@ -117,19 +117,19 @@ static void test_virtual_time_models_and_shift(void **state)
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=10,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=100000 vbw=3000000 "
-				 "vtx=0,0 vrx=0,0 vdisk=4000000,5000|"));
+				 "vtx=0,0 vrx=0,0 vdisk=4000000,5000 vstop=10000000|"));
 	load("cluster net=1984 latency=1.5ms bandwidth=10M txcost=8us,2us rxcost=3us "
-	     "disklatency=30ms disksector=500us\nnode a id=1 clock=virtual shift=3\n");
+	     "disklatency=30ms disksector=500us stops=250us\nnode a id=1 clock=virtual shift=3\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=3,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=1500000 vbw=10000000 "
-				 "vtx=8000,2000 vrx=3000,0 vdisk=30000000,500000|"));
+				 "vtx=8000,2000 vrx=3000,0 vdisk=30000000,500000 vstop=250000|"));
 	/* overrides win whatever their order on the line */
 	load("cluster bandwidth=100M net=lan latency=50us\nnode a id=1 clock=virtual shift=1\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=1,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=50000 vbw=100000000 "
-				 "vtx=0,0 vrx=0,0 vdisk=4000000,5000|"));
+				 "vtx=0,0 vrx=0,0 vdisk=4000000,5000 vstop=100000|"));
 	/* no virtual time: no models, no shift */
 	load("node a id=1 clock=icount\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);

@@ -159,6 +159,31 @@ static void at_shift_10_within_an_instruction_is_on_time(void **state)
 	assert_int_equal(by, 0); /* not known to the ns at this grid */
 }
 
+/* At shift=10 the entry paths are ~1024 times longer in node time: a
+ * kernel call whose entry path (with interrupts off) ran across the expiry
+ * is not late, though it reads the clock ~60 us after it (seen with the
+ * 1984 preset before the margins counted instructions: every few ms a
+ * false "came late"); one a thousand instructions past it is. */
+static void at_shift_10_the_margins_are_instructions(void **state)
+{
+	(void)state;
+	vlate_init(&l);
+	vlate_resumes(&l, 0);
+	uint64_t armed = 1024 * 1000;
+	vlate_armed(&l, armed, armed + 100 * 1024 + 7);
+	assert_int_equal(vlate_entry(&l, armed + 100 * 1024 + 7 + 60 * 1024, 0, &by), 0); /* no grid yet */
+	vlate_armed(&l, armed, armed + 100 * 1024);
+	assert_int_equal(vlate_entry(&l, armed + 235 * 1024, 1, &by), 0); /* learns 135 instr */
+	vlate_armed(&l, armed + 300 * 1024, armed + 453 * 1024); /* 288 instr to the handler */
+	assert_int_equal(vlate_entry(&l, armed + 588 * 1024, 1, &by), 0);
+	assert_int_equal(l.grid, 1024);
+	uint64_t due = armed + 700 * 1024;
+	vlate_armed(&l, armed + 600 * 1024, due);
+	assert_int_equal(vlate_entry(&l, due + 60 * 1024, 0, &by), 0);
+	assert_int_equal(vlate_entry(&l, due + 200 * 1024, 0, &by), 0);
+	assert_int_equal(vlate_entry(&l, due + 1000 * 1024, 0, &by), due);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +195,7 @@ int main(void)
 		cmocka_unit_test(an_expiry_while_the_kernel_ran_is_taken_on_the_way_out),
 		cmocka_unit_test(a_first_late_landing_is_corrected_by_the_next),
 		cmocka_unit_test(at_shift_10_within_an_instruction_is_on_time),
+		cmocka_unit_test(at_shift_10_the_margins_are_instructions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
