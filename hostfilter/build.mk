@@ -9,6 +9,7 @@
 #   hostfilter/filter/    the filter proper: selection rules, the meter stream
 #   hostfilter/commands/  the subcommands
 #   hostfilter/bench/     a synthetic stream for bench-filter
+#   hostfilter/export/    `dpm export`: the log as CTF, OTF2, Chrome JSON
 
 TRACELOG_SRCS := $(sort $(wildcard hostfilter/tracelog/*.c))
 $(TRACELOG_LIB): $(call host_obj,$(TRACELOG_SRCS))
@@ -21,8 +22,13 @@ $(TRACELOG_ASAN_LIB): $(call asan_obj,$(TRACELOG_SRCS))
 FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c
 FILTER_CMDS := hostfilter/commands/filter.c hostfilter/commands/dump.c
 
-DPM_SRCS += $(FILTER_CORE) $(FILTER_CMDS)
+# `dpm export` (analysis/model/hashmap.c is in dpm already, by analysis/).
+EXPORT_CORE := $(sort $(wildcard hostfilter/export/*.c))
+EXPORT_LDLIBS := $(shell pkg-config --libs otf2 2>/dev/null || echo -lotf2)
+
+DPM_SRCS += $(FILTER_CORE) $(FILTER_CMDS) $(EXPORT_CORE) hostfilter/commands/export.c
 DPM_LIBS += $(TRACELOG_LIB)
+DPM_LDLIBS += $(EXPORT_LDLIBS)
 
 # The built-in descriptions are kernel/abi/trace.desc assembled in (.incbin).
 $(BUILD)/host/hostfilter/tracelog/default_desc.o $(BUILD)/asan/hostfilter/tracelog/default_desc.o: kernel/abi/trace.desc
