@@ -52,5 +52,9 @@ $(eval $(call unit_test,test_rules,tests/unit/test_rules.c $(FILTER_TEST_SUPPORT
 $(eval $(call unit_test,test_filter,tests/unit/test_filter.c $(FILTER_TEST_SUPPORT)))
 $(eval $(call unit_test,test_log,tests/unit/test_log.c $(FILTER_TEST_SUPPORT)))
 $(eval $(call unit_test,test_dump,tests/unit/test_dump.c $(FILTER_TEST_SUPPORT)))
+# (tests/export/export_check.c: the checks the readers' test uses too)
+test_export_LDLIBS := $(EXPORT_LDLIBS)
+$(eval $(call unit_test,test_export,tests/unit/test_export.c tests/export/export_check.c \
+	$(EXPORT_CORE) hostfilter/commands/export.c analysis/model/hashmap.c $(FILTER_TEST_SUPPORT)))
 $(eval $(call unit_test,test_bench_stream,tests/unit/test_bench_stream.c hostfilter/bench/bench_stream.c \
 	$(FILTER_TEST_SUPPORT)))
