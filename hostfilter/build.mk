@@ -44,6 +44,13 @@ BENCH_TARGETS += bench-filter
 bench-filter: $(DPM) $(FILTER_STREAM_GEN)
 	bash hostfilter/bench/bench-filter.sh $(DPM) $(FILTER_STREAM_GEN) $(BUILD)/bench
 
+# ---- benchmark: the same stream's log through `dpm export`, beside
+# babeltrace2 reading the CTF export (EXPORT_BENCH_RECORDS, default 2M)
+BENCH_TARGETS += bench-export
+.PHONY: bench-export
+bench-export: $(DPM) $(FILTER_STREAM_GEN)
+	bash hostfilter/bench/bench-export.sh $(DPM) $(FILTER_STREAM_GEN) $(BUILD)/bench
+
 # ---- unit tests (a library goes after the objects that use it)
 FILTER_TEST_SUPPORT := tests/unit/test_filter_support.c $(FILTER_CORE) $(FILTER_CMDS) $(TRACELOG_LIB)
 $(eval $(call unit_test,test_desc_trace,tests/unit/test_desc_trace.c $(TRACELOG_LIB)))

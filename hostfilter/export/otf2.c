@@ -16,9 +16,9 @@
  *    the whole msgId as attribute "msgId", so Vampir matches the two and
  *    draws the message line;
  *  - one global clock of 1 GHz: the nodes' ns clocks as they are.
- * Events go to libotf2's per-location buffers (OTF2_CHUNK bytes each),
- * flushed to disk when full, so memory grows with the processes, not the
- * log.  Definitions are written at the end, when every node and process
+ * Events go to libotf2's per-location buffers (at most OTF2_CHUNKS chunks
+ * of OTF2_CHUNK bytes each), flushed to disk when full, so memory grows
+ * with the processes, not the log.  Definitions are written at the end, when every node and process
  * is known.  Filter NOTEs are not exported (they are not traces).
  */
 #include <errno.h>
@@ -59,6 +59,47 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 static const OTF2_FlushCallbacks flush_callbacks = { .otf2_pre_flush = pre_flush,
 						     .otf2_post_flush = NULL };
 
+/* libotf2 keeps a writer's chunks in memory until told there is no more
+ * (its own allocator never says so: the whole trace would be held until
+ * the end).  So chunks come from here, at most OTF2_CHUNKS per buffer:
+ * then allocate says no, libotf2 flushes that buffer to its file and
+ * gives its chunks back through free_all. */
+#define OTF2_CHUNKS 4
+struct otf2_chunks {
+	unsigned n;
+	void *chunk[OTF2_CHUNKS];
+};
+
+static void *chunk_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			    uint64_t size)
+{
+	struct otf2_chunks *c = *per_buffer;
+	(void)user, (void)type, (void)loc;
+	if (!c && !(c = *per_buffer = calloc(1, sizeof *c)))
+		return NULL;
+	if (c->n == OTF2_CHUNKS || !(c->chunk[c->n] = malloc(size)))
+		return NULL;
+	return c->chunk[c->n++];
+}
+
+static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			   bool final)
+{
+	struct otf2_chunks *c = *per_buffer;
+	(void)user, (void)type, (void)loc;
+	if (!c)
+		return;
+	while (c->n)
+		free(c->chunk[--c->n]);
+	if (final) {
+		free(c);
+		*per_buffer = NULL;
+	}
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = { .otf2_allocate = chunk_allocate,
+						       .otf2_free_all = chunk_free_all };
+
 static int otf2_fail(char *err, size_t errlen, const char *what, OTF2_ErrorCode e)
 {
 	snprintf(err, errlen, "OTF2 %s: %s", what, OTF2_Error_GetDescription(e));
@@ -83,6 +124,7 @@ static int otf2_open(void *s, const struct export_ctx *x, const char *out, char 
 	}
 	OTF2_ErrorCode e;
 	if ((e = OTF2_Archive_SetFlushCallbacks(o->a, &flush_callbacks, NULL)) != OTF2_SUCCESS ||
+	    (e = OTF2_Archive_SetMemoryCallbacks(o->a, &memory_callbacks, NULL)) != OTF2_SUCCESS ||
 	    (e = OTF2_Archive_SetSerialCollectiveCallbacks(o->a)) != OTF2_SUCCESS ||
 	    (e = OTF2_Archive_SetCreator(o->a, "dpm export")) != OTF2_SUCCESS ||
 	    (e = OTF2_Archive_OpenEvtFiles(o->a)) != OTF2_SUCCESS)
