@@ -57,6 +57,10 @@ int export_main(int argc, char **argv)
 		fprintf(stderr, "dpm export: unknown format '%s' (ctf, otf2 or chrome)\n", format);
 		return 2;
 	}
+	if (sink->writes_dir && !strcmp(out, "-")) {
+		fprintf(stderr, "dpm export: --format %s writes a directory: -o needs its name\n", format);
+		return 2;
+	}
 	char err[512];
 	struct export_counts n;
 	if (export_log(sink, argv[optind], out, &n, err, sizeof err)) {

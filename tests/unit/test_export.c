@@ -200,6 +200,8 @@ static void test_usage_and_bad_logs(void **state)
 	assert_int_equal(tf_run(export_main, help, NULL, tf_path("h.out"), tf_path("h.err")), 0);
 	const char *no_out[] = { "export", "--format", "ctf", log, NULL };
 	assert_int_equal(tf_run(export_main, no_out, NULL, tf_path("h.out"), tf_path("h.err")), 2);
+	assert_int_equal(run_export("ctf", "-", log), 2);
+	assert_int_equal(access("-", F_OK), -1);
 	assert_int_equal(run_export("svg", tf_path("u.svg"), log), 2);
 	char *err = tf_read_file(tf_path("export.err"));
 	assert_non_null(strstr(err, "unknown format 'svg'"));
