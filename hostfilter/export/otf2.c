@@ -282,7 +282,7 @@ static int write_defs(struct otf2 *o, const struct export_ctx *x, const uint64_t
 								 nevents[i], p->index);
 	}
 	/* One communicator of every process: rank i is location i. */
-	uint64_t *members = malloc((np ? np : 1) * sizeof *members);
+	uint64_t *members = malloc(np * sizeof *members);
 	if (!members) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -312,7 +312,12 @@ static int otf2_close(void *s, const struct export_ctx *x, char *err, size_t err
 {
 	struct otf2 *o = s;
 	size_t np = export_nprocs(x);
-	uint64_t *nevents = calloc(np ? np : 1, sizeof *nevents);
+	if (!np) {
+		snprintf(err, errlen, "the log has no trace record, and an OTF2 archive without a "
+				      "location cannot be read");
+		return -1;
+	}
+	uint64_t *nevents = calloc(np, sizeof *nevents);
 	OTF2_ErrorCode e = OTF2_SUCCESS;
 	if (!nevents) {
 		snprintf(err, errlen, "out of memory");

@@ -227,6 +227,21 @@ static void test_usage_and_bad_logs(void **state)
 			fail_msg("%s", err);
 		free(err);
 	}
+	/* a log of no record: CTF and Chrome say so in their way, an OTF2
+	 * archive of no location would not be readable */
+	char empty[256];
+	snprintf(empty, sizeof empty, "%s", tf_path("none.log"));
+	tf_make_log(empty, NULL, stream, 0);
+	char out[256];
+	snprintf(out, sizeof out, "%s", tf_path("none.otf2"));
+	assert_int_equal(run_export("otf2", out, empty), 1);
+	assert_int_equal(access(out, F_OK), -1);
+	snprintf(out, sizeof out, "%s", tf_path("none.json"));
+	assert_int_equal(run_export("chrome", out, empty), 0);
+	char *json = tf_read_file(out);
+	assert_int_equal(check_json(json, NULL, 0), 0);
+	assert_non_null(strstr(json, "\"traceEvents\":[\n]}"));
+	free(json);
 	/* a directory that holds files already is left as it was */
 	char dir[256];
 	snprintf(dir, sizeof dir, "%s", tf_path("full"));
