@@ -169,6 +169,44 @@ static void test_ctf_metadata_declares_node_clocks(void **state)
 	assert_int_equal(magic[0] | magic[1] << 8 | magic[2] << 16 | (uint32_t)magic[3] << 24, 0xc1fc1fc1u);
 }
 
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* CTF wants a stream's timestamps never to go back: a record whose time
+ * did is stamped with the stream's latest and keeps its own in `time`. */
+static void test_ctf_timestamps_never_go_back(void **state)
+{
+	(void)state;
+	uint8_t recs[4 * TRACE_MAX_SIZE];
+	size_t n = tf_dropped(recs, 1, 5, 1); /* time 5000 */
+	n += tf_dropped(recs + n, 1, 3, 2);   /* time 3000 */
+	size_t len = tf_batch(stream, 1, 2, recs, n);
+	char log[256], dir[256], path[300];
+	snprintf(log, sizeof log, "%s", tf_path("back.log"));
+	snprintf(dir, sizeof dir, "%s", tf_path("back.ctf"));
+	tf_make_log(log, NULL, stream, len);
+	assert_int_equal(run_export("ctf", dir, log), 0);
+	snprintf(path, sizeof path, "%s/node1", dir);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	uint8_t b[256];
+	/* header 24, context 32, then events of id 2 + timestamp 8 + the 44
+	 * bytes of a DROPPED's fields (header 40, count 4) */
+	assert_int_equal(fread(b, 1, sizeof b, f), 56 + 2 * 54);
+	fclose(f);
+	assert_int_equal(le64(b + 24), 5000); /* timestamp_begin */
+	assert_int_equal(le64(b + 32), 5000); /* timestamp_end */
+	assert_int_equal(le64(b + 40), (56 + 2 * 54) * 8); /* content_size, bits */
+	assert_int_equal(le64(b + 56 + 2), 5000);
+	assert_int_equal(le64(b + 56 + 54 + 2), 5000);     /* held, not 3000 */
+	assert_int_equal(le64(b + 56 + 54 + 10 + 8), 3000); /* its time field */
+}
+
 static void test_ctf_keyword_field_is_escaped(void **state)
 {
 	(void)state;
@@ -268,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_chrome_checks_fail_on_a_wrong_export),
 		cmocka_unit_test(test_strict_json),
 		cmocka_unit_test(test_ctf_metadata_declares_node_clocks),
+		cmocka_unit_test(test_ctf_timestamps_never_go_back),
 		cmocka_unit_test(test_ctf_keyword_field_is_escaped),
 		cmocka_unit_test(test_usage_and_bad_logs),
 	};
