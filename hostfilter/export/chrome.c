@@ -6,8 +6,10 @@
  *  - a track per process, grouped by node: pid = node (machine id), tid =
  *    the process's pid (0 for the node's kernel records), named by "M"
  *    metadata events when first seen;
- *  - slices "running" and "blocked" as B/E pairs at each state change
- *    (export.h says what the states are);
+ *  - slices "running" and "blocked" as complete events ("X", with their
+ *    duration), written when the state ends (export.h says what the
+ *    states are): robust where B/E pairs at one timestamp could be taken
+ *    in either order;
  *  - every record an instant event ("i", thread scope) named by its type,
  *    with every kept field in args (base-10 fields as numbers, others as
  *    dump writes them, in strings, so a 64-bit msgId stays exact);
@@ -91,25 +93,21 @@ static int chrome_proc(void *s, struct export_proc *p, char *err, size_t errlen)
 	return 0;
 }
 
-static void slice(struct chrome *c, const struct export_proc *p, const char *ph,
-		  enum export_state st, uint64_t t)
-{
-	sep(c);
-	fprintf(c->f, "{\"ph\":\"%s\",\"name\":\"%s\",\"cat\":\"state\",\"pid\":%u,\"tid\":%u,", ph,
-		export_state_name(st), TASK_NODE(p->task), TASK_PID(p->task));
-	ts(c, t);
-	fputc('}', c->f);
-}
-
-static int chrome_state(void *s, struct export_proc *p, enum export_state from, uint64_t t,
-			char *err, size_t errlen)
+/* A finished state as a complete event: from `since` to t. */
+static int chrome_state(void *s, struct export_proc *p, enum export_state from, uint64_t since,
+			uint64_t t, char *err, size_t errlen)
 {
 	struct chrome *c = s;
 	(void)err, (void)errlen;
-	if (from == EXPORT_RUNNING || from == EXPORT_BLOCKED)
-		slice(c, p, "E", from, t);
-	if (p->state == EXPORT_RUNNING || p->state == EXPORT_BLOCKED)
-		slice(c, p, "B", p->state, t);
+	if (from != EXPORT_RUNNING && from != EXPORT_BLOCKED)
+		return 0;
+	sep(c);
+	fprintf(c->f, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"state\",\"pid\":%u,\"tid\":%u,",
+		export_state_name(from), TASK_NODE(p->task), TASK_PID(p->task));
+	uint64_t dur = t > since ? t - since : 0; /* a clock that went back */
+	ts(c, since);
+	fprintf(c->f, ",\"dur\":%llu.%03llu}", (unsigned long long)(dur / 1000),
+		(unsigned long long)(dur % 1000));
 	return 0;
 }
 

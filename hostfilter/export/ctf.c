@@ -113,10 +113,10 @@ static int ctf_proc(void *s, struct export_proc *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int ctf_state(void *s, struct export_proc *p, enum export_state from, uint64_t t,
-		     char *err, size_t errlen)
+static int ctf_state(void *s, struct export_proc *p, enum export_state from, uint64_t from_since,
+		     uint64_t t, char *err, size_t errlen)
 {
-	(void)s, (void)p, (void)from, (void)t, (void)err, (void)errlen;
+	(void)s, (void)p, (void)from, (void)from_since, (void)t, (void)err, (void)errlen;
 	return 0; /* states are the reader's to derive: CTF carries the records */
 }
 

@@ -150,10 +150,12 @@ static int set_state(struct export_ctx *x, struct export_proc *p, enum export_st
 		     uint64_t t, char *err, size_t errlen)
 {
 	enum export_state from = p->state;
+	uint64_t from_since = p->since;
 	if (from == to || TASK_PID(p->task) == 0)
 		return 0;
 	p->state = to;
-	return x->sink->state(x->s, p, from, t, err, errlen);
+	p->since = t;
+	return x->sink->state(x->s, p, from, from_since, t, err, errlen);
 }
 
 static int one_record(struct export_ctx *x, const struct dpm_log_record *rec, char *err,

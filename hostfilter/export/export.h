@@ -42,6 +42,7 @@ struct export_proc {
 	uint32_t index;     /* 0, 1, ... */
 	struct export_node *node;
 	enum export_state state;
+	uint64_t since;     /* when it entered that state */
 	void *sink;         /* the sink's own data (malloc'd; the driver frees it) */
 };
 
@@ -75,9 +76,10 @@ struct export_sink {
 	/* A new node / process (before its first record or state). */
 	int (*node)(void *s, struct export_node *n, char *err, size_t errlen);
 	int (*proc)(void *s, struct export_proc *p, char *err, size_t errlen);
-	/* p goes from state `from` to p->state at time t. */
-	int (*state)(void *s, struct export_proc *p, enum export_state from, uint64_t t,
-		     char *err, size_t errlen);
+	/* p goes from state `from` (entered at time `from_since`) to p->state
+	 * at time t. */
+	int (*state)(void *s, struct export_proc *p, enum export_state from, uint64_t from_since,
+		     uint64_t t, char *err, size_t errlen);
 	int (*event)(void *s, const struct export_event *e, char *err, size_t errlen);
 	/* After the last record (every process is ENDED by then). */
 	int (*close)(void *s, const struct export_ctx *x, char *err, size_t errlen);

@@ -170,10 +170,11 @@ static uint64_t at(struct otf2 *o, struct export_proc *p, uint64_t t)
 	return t;
 }
 
-static int otf2_state(void *s, struct export_proc *p, enum export_state from, uint64_t t,
-		      char *err, size_t errlen)
+static int otf2_state(void *s, struct export_proc *p, enum export_state from,
+		      uint64_t from_since, uint64_t t, char *err, size_t errlen)
 {
 	struct otf2 *o = s;
+	(void)from_since;
 	struct otf2_loc *l = p->sink;
 	OTF2_ErrorCode e = OTF2_SUCCESS;
 	t = at(o, p, t);

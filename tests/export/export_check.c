@@ -417,6 +417,7 @@ out:
 struct cev {
 	char ph[4], name[NAME_MAX_LEN], cat[16], id[40];
 	int64_t pid, tid;
+	uint64_t ts_ns, dur_ns; /* "ts", "dur" (microseconds) in ns */
 	int has_pid, has_tid;
 };
 
@@ -531,6 +532,32 @@ static int jnumber(struct jp *j, int64_t *v)
 
 static int jvalue(struct jp *j, int depth, int events, struct cev *ev);
 
+/* A non-negative number of microseconds (as the export writes: up to
+ * three decimals) in ns. */
+static int jmicros(struct jp *j, uint64_t *ns)
+{
+	size_t start = j->i;
+	if (jnumber(j, NULL))
+		return -1;
+	const char *p = j->s + start;
+	uint64_t v = 0;
+	int frac = -1;
+	for (; p < j->s + j->i; p++) {
+		if (*p == '.') {
+			frac = 0;
+		} else if (*p >= '0' && *p <= '9' && frac < 3) {
+			v = v * 10 + (uint64_t)(*p - '0');
+			frac += frac >= 0;
+		} else if (!(*p >= '0' && *p <= '9')) {
+			return jfail(j, "a time is not a plain non-negative number");
+		}
+	}
+	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
+		v *= 10;
+	*ns = v;
+	return 0;
+}
+
 /* An object; with ev, its members ph/name/cat/id/pid/tid are kept. */
 static int jobject(struct jp *j, int depth, struct cev *ev)
 {
@@ -565,7 +592,12 @@ static int jobject(struct jp *j, int depth, struct cev *ev)
 			num = &ev->pid, ev->has_pid = j->s[j->i] != '"';
 		else if (ev && !strcmp(key, "tid"))
 			num = &ev->tid, ev->has_tid = j->s[j->i] != '"';
-		if (str && j->s[j->i] == '"') {
+		uint64_t *micros = ev && !strcmp(key, "ts") ? &ev->ts_ns
+				   : ev && !strcmp(key, "dur") ? &ev->dur_ns : NULL;
+		if (micros && j->s[j->i] != '"') {
+			if (jmicros(j, micros))
+				return -1;
+		} else if (str && j->s[j->i] == '"') {
 			if (jstring(j, str, len))
 				return -1;
 		} else if (num && (j->s[j->i] == '-' || (j->s[j->i] >= '0' && j->s[j->i] <= '9'))) {
@@ -674,8 +706,7 @@ static int has_u64(const uint64_t *v, size_t n, uint64_t x)
 struct track {
 	int64_t pid, tid;
 	int named;
-	size_t depth;
-	char stack[8][NAME_MAX_LEN];
+	uint64_t end; /* of its last state slice */
 };
 
 static struct track *track_of(struct track *t, size_t *n, size_t max, int64_t pid, int64_t tid)
@@ -762,33 +793,23 @@ int check_chrome(const char *dump_text, const char *json, char *summary, size_t 
 				      t->named ? "" : "(its track has no thread_name)");
 				goto out;
 			}
-		} else if (!strcmp(e->ph, "B")) {
-			if (t->depth == 8) {
-				failf(err, errlen, "slices nested too deeply on %lld/%lld", (long long)e->pid,
-				      (long long)e->tid);
+		} else if (!strcmp(e->ph, "X")) {
+			/* a process's states follow one another, never overlapping */
+			if (e->ts_ns < t->end) {
+				failf(err, errlen, "event %zu: %s on %lld/%lld starts at %llu ns, before the "
+						   "slice before it ends (%llu)", i, e->name, (long long)e->pid,
+				      (long long)e->tid, (unsigned long long)e->ts_ns,
+				      (unsigned long long)t->end);
 				goto out;
 			}
-			snprintf(t->stack[t->depth++], NAME_MAX_LEN, "%s", e->name);
+			t->end = e->ts_ns + e->dur_ns;
 			slices++;
-		} else if (!strcmp(e->ph, "E")) {
-			if (!t->depth || strcmp(t->stack[t->depth - 1], e->name)) {
-				failf(err, errlen, "event %zu: E %s on %lld/%lld ends no such slice", i, e->name,
-				      (long long)e->pid, (long long)e->tid);
-				goto out;
-			}
-			t->depth--;
 		} else if (!strcmp(e->ph, "f")) {
 			uint64_t id;
 			nf++;
 			nf_matched += parse_value(e->id, &id) && has_u64(s_ids, ns, id);
 		}
 	}
-	for (size_t i = 0; i < ntracks; i++)
-		if (tracks[i].depth) {
-			failf(err, errlen, "slice %s on %lld/%lld never ends", tracks[i].stack[0],
-			      (long long)tracks[i].pid, (long long)tracks[i].tid);
-			goto out;
-		}
 	if (rec != dump.n || ns != want_s || nf != want_f || nf_matched != want_f_matched) {
 		failf(err, errlen, "%zu instants, %zu flow starts, %zu flow ends (%zu with a start); "
 				   "the dump has %zu records, %zu SEND, %zu RECEIVE (%zu of them sent)",

@@ -26,8 +26,8 @@ int check_otf2(const char *dump_text, const char *print_text, char *summary, siz
 
 /* The Chrome JSON, parsed strictly (RFC 8259): an instant per record with
  * the same type, a flow start per SEND and end per RECEIVE with a msgId,
- * every flow end with a start exactly when the dump has its SEND, and B/E
- * slices nested properly on each track. */
+ * every flow end with a start exactly when the dump has its SEND, and the
+ * state slices of each track one after another, never overlapping. */
 int check_chrome(const char *dump_text, const char *json, char *summary, size_t slen,
 		 char *err, size_t errlen);
 

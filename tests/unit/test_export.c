@@ -91,15 +91,15 @@ static void test_chrome_states_and_flows(void **state)
 	char *dump = dump_text(log);
 	char summary[256], err[256];
 	assert_int_equal(check_chrome(dump, json, summary, sizeof summary, err, sizeof err), 0);
-	/* blocked from the blocking RECEIVECALL to the RECEIVE, running after */
-	assert_non_null(strstr(json, "{\"ph\":\"E\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":20.000}"));
-	assert_non_null(strstr(json, "{\"ph\":\"B\",\"name\":\"blocked\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":20.000}"));
-	assert_non_null(strstr(json, "{\"ph\":\"E\",\"name\":\"blocked\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":21.000}"));
-	/* TERMPROCESS ends it; the non-blocking receive of 2.4 blocks nothing */
-	assert_non_null(strstr(json, "{\"ph\":\"E\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":22.000}"));
+	/* 2.3 runs from its first record, the blocking RECEIVECALL, where it
+	 * blocks until the RECEIVE; runs again until its TERMPROCESS */
+	assert_non_null(strstr(json, "{\"ph\":\"X\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":20.000,\"dur\":0.000}"));
+	assert_non_null(strstr(json, "{\"ph\":\"X\",\"name\":\"blocked\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":20.000,\"dur\":1.000}"));
+	assert_non_null(strstr(json, "{\"ph\":\"X\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":3,\"ts\":21.000,\"dur\":1.000}"));
+	/* the non-blocking receive of 2.4 blocks nothing: it runs until its
+	 * node's last time (the DROPPED at 24 us) */
 	assert_null(strstr(json, "\"name\":\"blocked\",\"cat\":\"state\",\"pid\":2,\"tid\":4"));
-	/* 2.4 runs until its node's last time (the DROPPED at 24 us) */
-	assert_non_null(strstr(json, "{\"ph\":\"E\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":4,\"ts\":24.000}"));
+	assert_non_null(strstr(json, "{\"ph\":\"X\",\"name\":\"running\",\"cat\":\"state\",\"pid\":2,\"tid\":4,\"ts\":23.000,\"dur\":1.000}"));
 	/* the message's flow, from the sender's track to the receiver's */
 	assert_non_null(strstr(json, "{\"ph\":\"s\",\"name\":\"message\",\"cat\":\"message\",\"id\":\"0x100000000002a\",\"pid\":1,\"tid\":3,\"ts\":10.000}"));
 	assert_non_null(strstr(json, "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"message\",\"cat\":\"message\",\"id\":\"0x100000000002a\",\"pid\":2,\"tid\":3,\"ts\":21.000}"));
@@ -123,6 +123,14 @@ static void test_chrome_checks_fail_on_a_wrong_export(void **state)
 	assert_int_equal(check_chrome(dump, json, NULL, 0, err, sizeof err), -1);
 	assert_non_null(strstr(err, "flow ends"));
 	f[7] = 'f';
+	/* 2.3's first running slice made to overlap its blocked one */
+	char *d = strstr(json, "\"dur\":0.000}");
+	assert_non_null(d);
+	d[6] = '9';
+	assert_int_equal(check_chrome(dump, json, NULL, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "before the slice before it ends"));
+	d[6] = '0';
+	assert_int_equal(check_chrome(dump, json, NULL, 0, err, sizeof err), 0);
 	/* not JSON any more: a trailing comma */
 	char *end = strstr(json, "\n]}");
 	assert_non_null(end);
