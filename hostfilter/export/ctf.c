@@ -247,7 +247,7 @@ static void declare_stream(FILE *f, const struct ctf *c, uint32_t id, const char
 	fprintf(f, "clock {\n\tname = %s;\n\tuuid = \"", clock);
 	print_uuid(f, c->uuid);
 	fprintf(f, "\";\n\tdescription = \"%s\";\n\tfreq = 1000000000;\n\tprecision = 1;\n"
-		   "\toffset_s = 0;\n\toffset = 0;\n\tabsolute = false;\n};\n\n", what);
+		   "\toffset_s = 0;\n\toffset = 0;\n\tabsolute = FALSE;\n};\n\n", what);
 	fprintf(f, "typealias integer { size = 64; align = 8; signed = false; map = clock.%s.value; } "
 		   ":= %s_t;\n\n", clock, clock);
 	fprintf(f, "stream {\n\tid = %u;\n"
