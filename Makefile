@@ -48,16 +48,17 @@ host_cflags_for = $(HOST_CFLAGS) $(if $(filter $(KERNEL_ON_HOST),$(1)),-Iarch/x8
 
 # $(call unit_test,NAME,SOURCES): a cmocka test binary build/tests/unit/NAME
 # built from SOURCES (the test file first, then the code under test), and
-# the same with the sanitizers, build/tests/unit-asan/NAME.
+# the same with the sanitizers, build/tests/unit-asan/NAME.  A test that
+# needs another library sets NAME_LDLIBS.
 define unit_test
 UNIT_BINS += $(BUILD)/tests/unit/$(1)
 $(BUILD)/tests/unit/$(1): $(call host_obj,$(2)) | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
-	$(HOSTCC) -o $$@ $$^ $(UNIT_LDLIBS)
+	$(HOSTCC) -o $$@ $$^ $(UNIT_LDLIBS) $$($(1)_LDLIBS)
 UNIT_ASAN_BINS += $(BUILD)/tests/unit-asan/$(1)
 $(BUILD)/tests/unit-asan/$(1): $(call asan_obj,$(2)) | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
-	$(HOSTCC) $(ASAN_FLAGS) -o $$@ $$^ $(UNIT_LDLIBS)
+	$(HOSTCC) $(ASAN_FLAGS) -o $$@ $$^ $(UNIT_LDLIBS) $$($(1)_LDLIBS)
 endef
 
 # Where the compilers keep their own headers and libgcc can be asked only

@@ -12,6 +12,7 @@ int version_main(int argc, char **argv);    /* qemu/commands/version.c */
 int cluster_main(int argc, char **argv);    /* qemu/commands/cluster.c */
 int filter_main(int argc, char **argv);     /* hostfilter/commands/filter.c */
 int dump_main(int argc, char **argv);       /* hostfilter/commands/dump.c */
+int export_main(int argc, char **argv);     /* hostfilter/commands/export.c */
 int parallel_main(int argc, char **argv);   /* analysis/commands/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/commands/stats.c */
 int causality_main(int argc, char **argv);  /* analysis/commands/causality.c */
@@ -27,6 +28,7 @@ int record_main(int argc, char **argv);     /* qemu/commands/record.c */
 	{ "record", record_main, "run a program metered on a cluster and keep its trace" }, \
 	{ "filter", filter_main, "receive meter streams, select traces, write a log" }, \
 	{ "dump", dump_main, "print a filter log as text or CSV" }, \
+	{ "export", export_main, "write a filter log as CTF, OTF2 or Chrome trace JSON" }, \
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \
 	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" }, \
 	{ "causality", causality_main, "paths of causality of requests through servers" }, \

@@ -147,6 +147,7 @@ int dpm_log_next(struct dpm_log *log, struct dpm_log_record *rec, char *err, siz
 	rec->names = l->names;
 	rec->values = log->values;
 	rec->bases = l->bases;
+	rec->layout = n;
 	return 1;
 }
 
@@ -195,6 +196,16 @@ int dpm_log_resume(struct dpm_log *log)
 	clearerr(log->f);
 	log->truncated = 0;
 	return 0;
+}
+
+size_t dpm_log_nlayouts(const struct dpm_log *log)
+{
+	return log->descs.n;
+}
+
+const struct desc *dpm_log_layout(const struct dpm_log *log, size_t k)
+{
+	return k < log->descs.n ? &log->descs.descs[k] : NULL;
 }
 
 size_t dpm_log_truncated(const struct dpm_log *log)

@@ -23,6 +23,7 @@ struct dpm_log_record {
 	const char *const *names;
 	const uint64_t *values;
 	const unsigned *bases;   /* display base of each field */
+	unsigned layout;         /* its layout in the log (dpm_log_layout) */
 };
 
 /* Open a log.  On failure returns NULL and writes "path: what is wrong"
@@ -50,6 +51,13 @@ int dpm_log_field(const struct dpm_log_record *rec, const char *name, uint64_t *
 
 /* Whether `path` starts like a filter log (used to tell a log from CSV). */
 int dpm_log_sniff(const char *path);
+
+/* The log's layouts (one flat description each, offsets from the start
+ * of the packed fields): how many, and the k-th, for writers that declare
+ * every record's shape before the records (the CTF export). */
+struct desc;
+size_t dpm_log_nlayouts(const struct dpm_log *log);
+const struct desc *dpm_log_layout(const struct dpm_log *log, size_t k);
 
 /* Bytes of an incomplete last record that the reader ignored. */
 size_t dpm_log_truncated(const struct dpm_log *log);

@@ -21,7 +21,7 @@
 
 /* ---- text ----------------------------------------------------------- */
 
-static void print_in_base(FILE *out, uint64_t v, unsigned base)
+void log_print_value(FILE *out, uint64_t v, unsigned base)
 {
 	switch (base) {
 	case 16:
@@ -51,7 +51,7 @@ static void print_record(FILE *out, const struct dpm_log_record *rec)
 	fputs(rec->type_name, out);
 	for (size_t i = 0; i < rec->nfields; i++) {
 		fprintf(out, " %s=", rec->names[i]);
-		print_in_base(out, rec->values[i], rec->bases[i]);
+		log_print_value(out, rec->values[i], rec->bases[i]);
 	}
 	uint64_t reason;
 	if (rec->trace_type == LOG_NOTE_TYPE && dpm_log_field(rec, "reason", &reason))

@@ -7,6 +7,7 @@
 #define DPM_TRACELOG_PRINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Write every record of the log at path to out (csv: the interchange
@@ -15,5 +16,8 @@
  * in err. */
 int dump_records(const char *path, int csv, FILE *out, char *err, size_t errlen,
 		 size_t *truncated);
+
+/* v as dump shows a field of display base `base`: 0x1f, 017, 0b101, 15. */
+void log_print_value(FILE *out, uint64_t v, unsigned base);
 
 #endif

@@ -57,6 +57,13 @@ size_t tf_receive(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, u
 	return record(out, machine, TRACE_RECEIVE, seq, to, &b, sizeof b);
 }
 
+size_t tf_receivecall(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t task,
+		      uint32_t blocking)
+{
+	struct trace_receivecall b = { task, 0, blocking, 0 };
+	return record(out, machine, TRACE_RECEIVECALL, seq, task, &b, sizeof b);
+}
+
 size_t tf_dropped(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t count)
 {
 	struct trace_dropped b = { count, 0 };

@@ -21,6 +21,8 @@ size_t tf_queued(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, ui
 		 uint64_t msg);
 size_t tf_receive(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t from, uint32_t to,
 		  uint64_t msg);
+size_t tf_receivecall(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t task,
+		      uint32_t blocking);
 size_t tf_dropped(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t count);
 size_t tf_term(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t task, uint32_t reason);
 size_t tf_mark(uint8_t *out, uint32_t machine, uint32_t seq, uint32_t token);

@@ -47,7 +47,7 @@ struct layer_order {
 	const char *layers[6];
 };
 static const struct layer_order layer_orders[] = {
-	{ "hostfilter", { "hostfilter/tracelog", "hostfilter/filter", "hostfilter/commands", NULL } },
+	{ "hostfilter", { "hostfilter/tracelog", "hostfilter/filter", "hostfilter/export", "hostfilter/commands", NULL } },
 	{ "qemu", { "qemu/cluster", "qemu/control", "qemu/commands", NULL } },
 	{ "analysis", { "analysis/model", "analysis/report", "analysis/studies", "analysis/commands",
 			NULL } },
@@ -350,7 +350,7 @@ static void the_checks_catch_what_they_are_for(void **state)
 	char p[64] = "hostfilter/commands/../tracelog/./log.h";
 	normalise(p, sizeof p);
 	assert_string_equal(p, "hostfilter/tracelog/log.h");
-	assert_int_equal(layer_rank(&layer_orders[0], "hostfilter/commands/dump.c"), 2);
+	assert_int_equal(layer_rank(&layer_orders[0], "hostfilter/commands/dump.c"), 3);
 	assert_int_equal(layer_rank(&layer_orders[0], "hostfilter/tracelog/log.c"), 0);
 	const int line_from[] = { 0, 1, 2 }, line_to[] = { 1, 2, 3 };
 	assert_int_equal(count_circles(4, fake_names, line_from, line_to, 3), 0);
