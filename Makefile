@@ -9,8 +9,8 @@
 BUILD      ?= build
 HOSTCC     ?= gcc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
-HOST_LDLIBS := -lm
-UNIT_LDLIBS := -lcmocka -lm
+HOST_LDLIBS := -lm -lz
+UNIT_LDLIBS := -lcmocka -lm -lz
 
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm

@@ -371,6 +371,7 @@ int control_net_marks(struct control_net *n, const char *filter, uint32_t token,
 	struct dpm_log *log = dpm_log_open(log_path, err, errlen);
 	if (!log)
 		return -1;
+	dpm_log_follow(log); /* the filter is writing it */
 	long end = now_ms() + SYNC_LOG_MS;
 	int r = 0;
 	n->thinking = 1; /* waiting for the log, not the hub: the nodes hold */
