@@ -31,6 +31,7 @@
 
 #include "analysis/model/mtime_log.h"
 #include "kernel/abi/calls.h"
+#include "qemu/cluster/bootimage_names.h"
 #include "qemu/cluster/cluster_dir.h"
 #include "qemu/cluster/cluster_mtime.h"
 #include "qemu/control/control.h"
@@ -113,20 +114,50 @@ static void progress(const struct record_opts *o, const char *fmt, ...)
 /* ---- the cluster ------------------------------------------------------------ */
 
 /* Run this dpm with args (stdout to stderr, so record's stdout is the
- * program's); its exit status. */
-static int run_self(char *const args[])
+ * program's); its exit status.  Quiet, its output is kept aside and shown
+ * only if it fails. */
+static int run_self(const struct record_opts *o, char *const args[])
 {
+	FILE *aside = o->quiet ? tmpfile() : NULL;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (aside)
+			dup2(fileno(aside), 2);
 		dup2(2, 1);
 		execv("/proc/self/exe", args);
 		_exit(127);
 	}
 	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return 1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	int rc = pid < 0 || waitpid(pid, &status, 0) < 0 ? 1
+		 : WIFEXITED(status)			  ? WEXITSTATUS(status)
+							  : 1;
+	if (aside) {
+		if (rc) {
+			char buf[4096];
+			size_t n;
+			rewind(aside);
+			while ((n = fread(buf, 1, sizeof buf, aside)) > 0)
+				fwrite(buf, 1, n, stderr);
+		}
+		fclose(aside);
+	}
+	return rc;
+}
+
+/* Before booting: is PROGRAM in the boot image of the kernel the cluster
+ * would boot (ARM nodes' kernels carry the same programs)?  A kernel that
+ * cannot be read is left to cluster up to report. */
+static int check_program(const struct record_opts *o)
+{
+	char kernel[PATH_MAX], names[1024], err[PATH_MAX + 128];
+	if (cluster_kernel(NULL, kernel, sizeof kernel, err, sizeof err))
+		return 0;
+	if (bootimage_has(kernel, o->argv[0], names, sizeof names, err, sizeof err) != 0)
+		return 0;
+	fprintf(stderr, "dpm record: no program '%s' in the boot image (%s); it has: %s\n",
+		o->argv[0], kernel, names);
+	return -1;
 }
 
 static int cluster_running(const char *dir)
@@ -161,14 +192,14 @@ static int boot(const struct record_opts *o, const char *dir)
 	args[n] = NULL;
 	progress(o, "no cluster runs in %s: booting one%s%s", dir, o->clock ? ", clock=" : "",
 		 o->clock ? o->clock : "");
-	return run_self(args);
+	return run_self(o, args);
 }
 
 static void shut_down(const struct record_opts *o, const char *dir)
 {
 	char *args[] = { "dpm", "cluster", "down", "--dir", (char *)dir, NULL };
 	progress(o, "stopping the cluster it booted");
-	run_self(args);
+	run_self(o, args);
 }
 
 /* ---- the run ----------------------------------------------------------------- */
@@ -409,9 +440,12 @@ static int record(const struct record_opts *o, const char *dir)
 		status = o->script ? run_script(o, &c, &n) : run_program(o, &c, &n, machine);
 	if (status == RECORD_FAILED && err[0])
 		fprintf(stderr, "dpm record: %s\n", err);
-	if (status != RECORD_FAILED &&
-	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0))
+	/* a program that never started leaves no log (nor table) behind */
+	if (status != RECORD_FAILED && status != RECORD_NOT_STARTED &&
+	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0)) {
 		status = RECORD_FAILED;
+		unlink(o->log);
+	}
 	control_fini(&c);
 	control_net_close(&n);
 	fclose(quiet);
@@ -504,6 +538,8 @@ int record_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	int booted = 0;
 	if (!cluster_running(dir)) {
+		if (!o.script && check_program(&o) < 0)
+			return RECORD_NOT_STARTED;
 		if (boot(&o, dir) != 0) {
 			fprintf(stderr, "dpm record: the cluster did not come up (see above)\n");
 			return RECORD_FAILED;
