@@ -21,6 +21,8 @@ static const char *const ctable_names[C_COUNT] = { "strings", "substrings", "tra
 
 struct copts {
 	const char *requestors, *servers, *system, *names, *dot, *svg, *input;
+	char beside[4096];  /* TRACE.names, when neither roles nor --names are given */
+	int names_beside;
 	size_t top, max_len;
 	enum out_format fmt;
 	enum ctable table;
@@ -41,7 +43,8 @@ static void usage(FILE *out)
 		"                       that is not a requestor or system process)\n"
 		"  --system LIST        system processes\n"
 		"  --names FILE         lines 'node.pid NAME ROLE', ROLE one of requestor,\n"
-		"                       server, system; NAME is used in the output\n"
+		"                       server, system; NAME is used in the output (default:\n"
+		"                       TRACE.names, which dpm record writes, when it is there)\n"
 		"  --top N              rows of strings and substrings shown (default 20, 0 all)\n"
 		"  --max-len N          longest substring counted (default 16, 0 no limit)\n"
 		"  --dot FILE           write the request state diagram (Graphviz dot)\n"
@@ -103,10 +106,15 @@ static int parse_options(int argc, char **argv, struct copts *o)
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("causality", optind == argc ? "no trace given" : "one trace only");
+	o->input = argv[optind];
+	if (!o->requestors && !o->names && names_beside(o->input, o->beside, sizeof o->beside)) {
+		o->names = o->beside; /* what dpm record wrote beside its log */
+		o->names_beside = 1;
+	}
 	if (!o->requestors && !o->names)
 		return cli_usage_error("causality", "say which processes are requestors "
-					"(--requestors or --names)");
-	o->input = argv[optind];
+					"(--requestors node.pid,..., or --names FILE; 'dpm record' "
+					"writes TRACE.names, which is used when it is there)");
 	return 0;
 }
 
@@ -276,7 +284,8 @@ static int analyse(const struct copts *o, struct trace *t)
 	struct causality c;
 	memset(&c, 0, sizeof c);
 	int rc = EXIT_OK;
-	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--" };
+	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--",
+				    o->names_beside };
 	if (cgraph_build(&g, t, err, sizeof err) < 0 || roles_assign(&r, t, &src, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_BADINPUT;

@@ -24,6 +24,8 @@ struct role_sources {
 	const char *requestors, *servers, *system;  /* node.pid,node.pid,... */
 	const char *names;                          /* names file */
 	const char *prefix;
+	int names_beside;   /* names is the file found beside the trace: its
+	                       processes that are not in the trace are skipped */
 };
 
 struct roles {
@@ -36,6 +38,15 @@ struct roles {
 int roles_assign(struct roles *r, const struct trace *t, const struct role_sources *src,
 		 char *err, size_t errlen);
 void roles_free(struct roles *r, size_t nproc);
+
+/* The names file beside a trace (TRACE.names, which `dpm record` writes):
+ * its path into out and 1 if there is one, else 0. */
+int names_beside(const char *trace, char *out, size_t size);
+
+/* Show each process the names file at path lists (and the trace holds)
+ * by its NAME everywhere (process_name).  0, or -1 with
+ * "path:line:col: what is wrong" in err. */
+int trace_names_load(struct trace *t, const char *path, char *err, size_t errlen);
 
 /* The name of process p, or "requestors" for REQUESTORS. */
 const char *roles_who(const struct roles *r, uint32_t p);

@@ -373,6 +373,63 @@ static int keep_table(const struct record_opts *o, const char *dir)
 	return 0;
 }
 
+/* The program a created process runs: the controller's name without the
+ * ".N" it adds to make names unique in a job. */
+static size_t program_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || !dot[1] || dot == name)
+		return strlen(name);
+	for (const char *d = dot + 1; *d; d++)
+		if (*d < '0' || *d > '9')
+			return strlen(name);
+	return (size_t)(dot - name);
+}
+
+/* LOG.names (docs/causality.md, Roles): each process record created, by
+ * its program's name (NAME#k when several ran the same program), a
+ * requestor; each acquired one (MACHINE.PID) a server.  The analyses of
+ * LOG read it, so `dpm causality LOG` needs no options. */
+static int write_names(const struct record_opts *o, const struct control *c)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s.names", o->log);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "dpm record: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# node.pid NAME ROLE: the processes dpm record started (docs/causality.md)\n");
+	for (int i = 0; i < CONTROL_MAX_PROCS; i++) {
+		const struct cproc *p = &c->procs[i];
+		if (!p->in_use)
+			continue;
+		int acquired = p->acquired;
+		size_t len = acquired ? strlen(p->name) : program_len(p->name);
+		int k = 0, same = 0;
+		for (int j = 0; j < CONTROL_MAX_PROCS; j++) {
+			const struct cproc *q = &c->procs[j];
+			if (!q->in_use || acquired || program_len(q->name) != len ||
+			    strncmp(q->name, p->name, len))
+				continue;
+			same++;
+			k += j <= i;
+		}
+		fprintf(f, "%u.%u %.*s", (unsigned)(p->task >> 16), (unsigned)(p->task & 0xffff),
+			(int)len, p->name);
+		if (same > 1)
+			fprintf(f, "#%d", k);
+		fprintf(f, " %s\n", acquired ? "server" : "requestor");
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "dpm record: %s: write failed\n", path);
+		return -1;
+	}
+	progress(o, "%s: the names of its processes (dpm causality %s needs no options)", path,
+		 o->log);
+	return 0;
+}
+
 /* The part of the filter's log between the two marks, at o->log. */
 static int cut_log(const struct record_opts *o, struct control *c, const char *filter,
 		   uint32_t start, uint32_t end)
@@ -442,7 +499,8 @@ static int record(const struct record_opts *o, const char *dir)
 		fprintf(stderr, "dpm record: %s\n", err);
 	/* a program that never started leaves no log (nor table) behind */
 	if (status != RECORD_FAILED && status != RECORD_NOT_STARTED &&
-	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0)) {
+	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0 ||
+	     write_names(o, &c) < 0)) {
 		status = RECORD_FAILED;
 		unlink(o->log);
 	}

@@ -78,6 +78,7 @@ struct cproc {
 	char machine[CONTROL_NAME_MAX + 1];
 	uint32_t task;                       /* (node << 16) | pid         */
 	enum pstate state;
+	int acquired;                        /* acquired, not created (its name is MACHINE.PID) */
 	int ended;                           /* the node reported its end  */
 	uint32_t end_reason;                 /* enum exit_reason, once ended */
 	int32_t end_status;

@@ -255,7 +255,7 @@ static enum control_result cmd_acquire(struct control *c, int argc, char **argv,
 	if (c->nodes.acquire(c->nodes.ctx, argv[2], (uint32_t)pid, &task, err, sizeof err) < 0 ||
 	    c->nodes.setmeter(c->nodes.ctx, task, job->flags, c->filters[job->filter].name, err, sizeof err) < 0)
 		return complain(c, CR_FAILED, where, "cannot acquire process %lu on %s: %s", pid, argv[2], err);
-	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_ACQUIRED };
+	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_ACQUIRED, .acquired = 1 };
 	snprintf(p->name, sizeof p->name, "%s.%lu", argv[2], pid);
 	snprintf(p->machine, sizeof p->machine, "%s", argv[2]);
 	report_process(c, "acquired", p);

@@ -218,6 +218,42 @@ static void test_damaged_logs_are_bad_input_in_every_reader(void **state)
 	each_reader_says(path, "v1.log: a DPM log of format 1, which this dpm does not read");
 }
 
+/* TRACE.names beside a trace: names in every analysis, roles for causality. */
+static void test_names_beside_the_trace(void **state)
+{
+	(void)state;
+	char trace[PATH_MAX], names[PATH_MAX + 8];
+	snprintf(trace, sizeof trace, "%s/ab.csv", tf_dir());
+	snprintf(names, sizeof names, "%s.names", trace);
+	tf_write_file(trace, "msg_id,type,cpu_ns,time_ns,src,dst,length\n"
+			     "0x1,SEND,10,100,1.1,2.1,8\n0x1,RECEIVE,0,150,1.1,2.1,8\n"
+			     "0x2,SEND,20,200,2.1,1.1,8\n0x2,RECEIVE,10,250,2.1,1.1,8\n");
+	struct run r = RUN("causality", trace);
+	assert_int_equal(r.status, 2); /* no roles anywhere: told how */
+	assert_non_null(strstr(r.err, "'dpm record' writes TRACE.names"));
+	done(&r);
+	tf_write_file(names, "# as dpm record writes it\n1.1 client requestor\n"
+			     "3.9 gone requestor\n"); /* 3.9: not in the trace, skipped */
+	r = RUN("stats", trace);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nclient "));
+	assert_non_null(strstr(r.out, "\n2.1 "));
+	done(&r);
+	r = RUN("parallel", trace);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "client"));
+	done(&r);
+	r = RUN("causality", trace);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ": 1 requests from requestors into servers"));
+	done(&r);
+	tf_write_file(names, "1.1 client boss\n");
+	r = RUN("stats", trace);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "ab.csv.names:1:12: want 'node.pid NAME ROLE'"));
+	done(&r);
+}
+
 static void test_record_refuses_an_unknown_program_before_booting(void **state)
 {
 	(void)state;
@@ -246,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_help_cmd_is_cmd_help_for_every_command),
 		cmocka_unit_test(test_unknown_option_is_usage_error_everywhere),
 		cmocka_unit_test(test_damaged_logs_are_bad_input_in_every_reader),
+		cmocka_unit_test(test_names_beside_the_trace),
 		cmocka_unit_test(test_record_refuses_an_unknown_program_before_booting),
 	};
 	return cmocka_run_group_tests(tests, NULL, tf_cleanup);
