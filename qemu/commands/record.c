@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "analysis/model/mtime_log.h"
+#include "analysis/model/trace_load.h"
 #include "kernel/abi/calls.h"
 #include "qemu/cluster/bootimage_names.h"
 #include "qemu/cluster/cluster_dir.h"
@@ -373,60 +374,92 @@ static int keep_table(const struct record_opts *o, const char *dir)
 	return 0;
 }
 
-/* The program a created process runs: the controller's name without the
- * ".N" it adds to make names unique in a job. */
-static size_t program_len(const char *name)
+/* One process of the run's trace, for LOG.names. */
+struct named {
+	uint32_t task;
+	char name[32];
+	const char *role;
+};
+
+static int by_task(const void *a, const void *b)
 {
-	const char *dot = strrchr(name, '.');
-	if (!dot || !dot[1] || dot == name)
-		return strlen(name);
-	for (const char *d = dot + 1; *d; d++)
-		if (*d < '0' || *d > '9')
-			return strlen(name);
-	return (size_t)(dot - name);
+	uint32_t x = ((const struct named *)a)->task, y = ((const struct named *)b)->task;
+	return x < y ? -1 : x > y;
 }
 
-/* LOG.names (docs/causality.md, Roles): each process record created, by
- * its program's name (NAME#k when several ran the same program), a
- * requestor; each acquired one (MACHINE.PID) a server.  The analyses of
- * LOG read it, so `dpm causality LOG` needs no options. */
-static int write_names(const struct record_opts *o, const struct control *c)
+/* The role of process p of the trace: record's own processes requestors,
+ * the ones it acquired servers, the others with events of their own (its
+ * processes' children, metered like them) servers, the rest (the process
+ * managers, name servers... they only talk to) system. */
+static const char *role_of(const struct control *c, const struct process *p)
 {
-	char path[PATH_MAX + 16];
+	for (int i = 0; i < CONTROL_MAX_PROCS; i++)
+		if (c->procs[i].in_use && c->procs[i].task == p->id)
+			return c->procs[i].acquired ? "server" : "requestor";
+	return p->traced ? "server" : "system";
+}
+
+/* LOG.names (docs/causality.md, Roles): every process of LOG by the name
+ * of the program its node's process manager created it from (NAME#k when
+ * several ran the same program, in node.pid order), with its role
+ * (role_of).  The analyses of LOG read it, so `dpm causality LOG` needs no
+ * options.  A process no process manager knows (one the kernel started)
+ * keeps its node.pid. */
+static int write_names(const struct record_opts *o, struct control *c)
+{
+	char path[PATH_MAX + 16], err[1024];
+	struct trace t;
+	trace_init(&t, o->log);
+	if (trace_load(&t, o->log, err, sizeof err) < 0) {
+		fprintf(stderr, "dpm record: %s\n", err);
+		trace_free(&t);
+		return -1;
+	}
+	struct named *v = calloc(t.nproc + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; v && i < t.nproc; i++) {
+		struct named *x = &v[n];
+		x->task = t.proc[i].id;
+		x->role = role_of(c, &t.proc[i]);
+		if (control_net_name(c->nodes.ctx, x->task, x->name, sizeof x->name, err,
+				     sizeof err) == 0)
+			n++;
+	}
+	trace_free(&t);
+	if (!v) {
+		fprintf(stderr, "dpm record: out of memory\n");
+		return -1;
+	}
+	qsort(v, n, sizeof *v, by_task);
 	snprintf(path, sizeof path, "%s.names", o->log);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "dpm record: %s: %s\n", path, strerror(errno));
+		free(v);
 		return -1;
 	}
-	fprintf(f, "# node.pid NAME ROLE: the processes dpm record started (docs/causality.md)\n");
-	for (int i = 0; i < CONTROL_MAX_PROCS; i++) {
-		const struct cproc *p = &c->procs[i];
-		if (!p->in_use)
-			continue;
-		int acquired = p->acquired;
-		size_t len = acquired ? strlen(p->name) : program_len(p->name);
+	fprintf(f, "# node.pid NAME ROLE: the run's processes, named by their nodes' process "
+		   "managers (docs/causality.md)\n");
+	for (size_t i = 0; i < n; i++) {
 		int k = 0, same = 0;
-		for (int j = 0; j < CONTROL_MAX_PROCS; j++) {
-			const struct cproc *q = &c->procs[j];
-			if (!q->in_use || acquired || program_len(q->name) != len ||
-			    strncmp(q->name, p->name, len))
-				continue;
-			same++;
-			k += j <= i;
-		}
-		fprintf(f, "%u.%u %.*s", (unsigned)(p->task >> 16), (unsigned)(p->task & 0xffff),
-			(int)len, p->name);
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(v[j].name, v[i].name)) {
+				same++;
+				k += j <= i;
+			}
+		fprintf(f, "%u.%u %s", (unsigned)(v[i].task >> 16), (unsigned)(v[i].task & 0xffff),
+			v[i].name);
 		if (same > 1)
 			fprintf(f, "#%d", k);
-		fprintf(f, " %s\n", acquired ? "server" : "requestor");
+		fprintf(f, " %s\n", v[i].role);
 	}
+	free(v);
 	if (fclose(f) != 0) {
 		fprintf(stderr, "dpm record: %s: write failed\n", path);
 		return -1;
 	}
-	progress(o, "%s: the names of its processes (dpm causality %s needs no options)", path,
-		 o->log);
+	progress(o, "%s: the names of its %zu processes (dpm causality %s needs no options)", path,
+		 n, o->log);
 	return 0;
 }
 

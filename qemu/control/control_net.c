@@ -357,6 +357,26 @@ static int find_marks(struct dpm_log *log, uint32_t token, uint32_t *waiting, ch
 	return r < 0 || dpm_log_resume(log) < 0 ? -1 : 0;
 }
 
+int control_net_name(struct control_net *n, uint32_t task, char *name, size_t size, char *err,
+		     size_t errlen)
+{
+	struct ctl_frame f = ctl_frame_make(CTL_NAME, 0, task >> 16, task), reply;
+	char buf[64];
+	int32_t status;
+	if (request(n, &f, NULL, &reply, (uint8_t *)buf, sizeof buf - 1, &status, err, errlen) < 0 ||
+	    status)
+		return -1;
+	size_t len = reply.len < sizeof buf - 1 ? reply.len : sizeof buf - 1;
+	buf[len] = '\0';
+	if (!buf[0] || strlen(buf) >= size) {
+		snprintf(err, errlen, "node %u gave no usable name for %u.%u", (unsigned)(task >> 16),
+			 (unsigned)(task >> 16), (unsigned)(task & 0xffff));
+		return -1;
+	}
+	snprintf(name, size, "%s", buf);
+	return 0;
+}
+
 int control_net_marks(struct control_net *n, const char *filter, uint32_t token, const char *log_path,
 		      char *err, size_t errlen)
 {

@@ -3,8 +3,10 @@
 # every analysis with no extra file, and the command-line conventions that
 # need a live cluster (docs/cli.md, docs/control.md):
 #  - `dpm record -q` of tsp (a controller and 2 servers on 2 nodes): stderr
-#    stays empty, LOG.names names the program; `dpm stats` and `dpm
-#    parallel` show it by name, `dpm causality LOG` runs with no options;
+#    stays empty; LOG.names names every process by what its node's process
+#    manager created it from (tsp, tspserver#1, tspserver#2; CTL_NAME);
+#    `dpm stats` and `dpm parallel` show those names, `dpm causality LOG`
+#    runs with no options;
 #  - `dpm control`: `filter f1 n2` refused for a service the cluster lacks
 #    (exit 2, its filters named, nothing set); setflags names every unknown
 #    word; a process that ended normally is `done` in `jobs`.
@@ -22,9 +24,13 @@ check_that "names: record -q wrote nothing on stderr (got: $(head -c 300 "$err")
 check "names: the program's output is on stdout" grep -q '^tour cost: ' "$out"
 check "names: LOG.names names the program a requestor" \
 	grep -qE '^1\.[0-9]+ tsp requestor$' "$log.names"
+check "names: ...and its two servers, by their process managers, tspserver#1 and #2" \
+	bash -c "grep -qE '^[12]\.[0-9]+ tspserver#1 server$' '$log.names' &&
+		 grep -qE '^[12]\.[0-9]+ tspserver#2 server$' '$log.names'"
 
 "$DPM" stats "$log" >"$out" 2>"$err"
 check "names: dpm stats shows the program by name" grep -qE '^tsp ' "$out"
+check "names: ...and its servers" grep -qE '^tspserver#2 ' "$out"
 "$DPM" parallel "$log" >"$out" 2>"$err"
 check "names: dpm parallel shows the program by name" grep -qw 'tsp' "$out"
 expect_status 0 "names: dpm causality LOG runs with no options" "$DPM" causality "$log"
