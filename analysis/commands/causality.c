@@ -22,7 +22,6 @@ static const char *const ctable_names[C_COUNT] = { "strings", "substrings", "tra
 struct copts {
 	const char *requestors, *servers, *system, *names, *dot, *svg, *input;
 	char beside[4096];  /* TRACE.names, when neither roles nor --names are given */
-	int names_beside;
 	size_t top, max_len;
 	enum out_format fmt;
 	enum ctable table;
@@ -109,7 +108,6 @@ static int parse_options(int argc, char **argv, struct copts *o)
 	o->input = argv[optind];
 	if (!o->requestors && !o->names && names_beside(o->input, o->beside, sizeof o->beside)) {
 		o->names = o->beside; /* what dpm record wrote beside its log */
-		o->names_beside = 1;
 	}
 	if (!o->requestors && !o->names)
 		return cli_usage_error("causality", "say which processes are requestors "
@@ -284,8 +282,7 @@ static int analyse(const struct copts *o, struct trace *t)
 	struct causality c;
 	memset(&c, 0, sizeof c);
 	int rc = EXIT_OK;
-	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--",
-				    o->names_beside };
+	struct role_sources src = { o->requestors, o->servers, o->system, o->names, "--" };
 	if (cgraph_build(&g, t, err, sizeof err) < 0 || roles_assign(&r, t, &src, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_BADINPUT;

@@ -164,7 +164,10 @@ int roles_assign(struct roles *r, const struct trace *t, const struct role_sourc
 		{ src->system, ROLE_SYSTEM, "system" },
 		{ src->requestors, ROLE_REQUESTOR, "requestors" },
 	};
-	if (src->names && names_file(t, r, src->names, src->names_beside, err, errlen) < 0)
+	char beside[4096];
+	int lenient = src->names && names_beside(t->path, beside, sizeof beside) &&
+		      !strcmp(beside, src->names);
+	if (src->names && names_file(t, r, src->names, lenient, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		if (lists[i].list && role_list(t, r, lists[i].list, lists[i].role, src, lists[i].key,

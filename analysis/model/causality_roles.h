@@ -24,8 +24,6 @@ struct role_sources {
 	const char *requestors, *servers, *system;  /* node.pid,node.pid,... */
 	const char *names;                          /* names file */
 	const char *prefix;
-	int names_beside;   /* names is the file found beside the trace: its
-	                       processes that are not in the trace are skipped */
 };
 
 struct roles {
@@ -34,7 +32,9 @@ struct roles {
 	int single_chars;   /* every server's name is one character */
 };
 
-/* 0 ok; -1 with "file:line: what is wrong" (or "--servers: ...") in err. */
+/* 0 ok; -1 with "file:line: what is wrong" (or "--servers: ...") in err.
+ * When names is the file beside the trace (names_beside), its lines for
+ * processes the trace does not hold are skipped. */
 int roles_assign(struct roles *r, const struct trace *t, const struct role_sources *src,
 		 char *err, size_t errlen);
 void roles_free(struct roles *r, size_t nproc);

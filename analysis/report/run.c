@@ -77,12 +77,11 @@ static int parallelism(struct report_run *r, char *err, size_t errlen)
 static int causality(struct report_run *r, char *err, size_t errlen)
 {
 	const struct report_spec *s = r->spec;
-	struct role_sources src = { s->requestors, s->servers, s->system, s->names, NULL, 0 };
+	struct role_sources src = { s->requestors, s->servers, s->system, s->names, NULL };
 	char beside[4096];
 	if (!s->requestors && !s->servers && !s->system && !s->names &&
 	    names_beside(s->log, beside, sizeof beside)) {
 		src.names = beside; /* what dpm record wrote beside its log */
-		src.names_beside = 1;
 	}
 	if (roles_assign(&r->roles, &r->tr, &src, err, errlen) < 0)
 		return EXIT_BADINPUT;
