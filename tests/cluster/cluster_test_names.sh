@@ -7,6 +7,8 @@
 #    manager created it from (tsp, tspserver#1, tspserver#2; CTL_NAME);
 #    `dpm stats` and `dpm parallel` show those names, `dpm causality LOG`
 #    runs with no options;
+#  - `dpm record` of a program the nodes lack: exit 126, no log; `-q`
+#    booting its own cluster: stderr empty;
 #  - `dpm control`: `filter f1 n2` refused for a service the cluster lacks
 #    (exit 2, its filters named, nothing set); setflags names every unknown
 #    word; a process that ended normally is `done` in `jobs`.
@@ -53,4 +55,18 @@ check "names: control: setflags names every unknown word" \
 	grep -qF "unknown events 'foo', 'accept': no flags set" "$err"
 check "names: control: hello, ended normally, is done in jobs" grep -qE ' done +hello ' "$out"
 
+# a program the running cluster refuses: no log, no side files
+rm -f "$TEST_DIR/none.log"*
+expect_status 126 "names: record of a program the nodes do not have exits 126" \
+	"$DPM" record --dir "$d" -q -o "$TEST_DIR/none.log" -- nosuchprog
+check_that "names: ...and leaves no log behind" '! ls "$TEST_DIR"/none.log* >/dev/null 2>&1'
+
 expect_status 0 "names: down" "$DPM" cluster down --dir "$d" >/dev/null
+
+# record -q booting (and stopping) its own cluster: still nothing on stderr
+expect_status 0 "names: dpm record -q -n 1 boots a cluster, runs hello, stops it" \
+	"$DPM" record --dir "$TEST_DIR/own" -q -n 1 -o "$TEST_DIR/hello.log" -- hello \
+	>"$out" 2>"$err"
+check_that "names: ...with nothing on stderr (got: $(head -c 300 "$err"))" '[ ! -s "$err" ]'
+check "names: ...and hello named in hello.log.names" grep -qE '^1\.[0-9]+ hello requestor$' \
+	"$TEST_DIR/hello.log.names"
