@@ -587,6 +587,10 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "dpm record: give either a program (after --) or -f SCRIPT\n");
 		return 2;
 	}
+	if (o->script && access(o->script, R_OK) != 0) { /* before any cluster is booted */
+		fprintf(stderr, "dpm record: cannot read %s: %s\n", o->script, strerror(errno));
+		return 2;
+	}
 	if (o->clock && strcmp(o->clock, "virtual") && strcmp(o->clock, "icount") &&
 	    strcmp(o->clock, "plain")) {
 		fprintf(stderr, "dpm record: --clock must be virtual, icount or plain, not '%s'\n",

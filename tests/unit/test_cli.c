@@ -254,6 +254,23 @@ static void test_names_beside_the_trace(void **state)
 	done(&r);
 }
 
+/* A script record cannot read is bad input, said before any cluster is
+ * booted (it used to boot one, run nothing and exit 0). */
+static void test_record_refuses_an_unreadable_script(void **state)
+{
+	(void)state;
+	char dir[PATH_MAX], log[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/nocluster", tf_dir());
+	snprintf(log, sizeof log, "%s/s.log", tf_dir());
+	struct run r = RUN("record", "--dir", dir, "-o", log, "-f", "/nonexistent/script.ctl");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dpm record: cannot read /nonexistent/script.ctl: No such file or "
+				   "directory\n");
+	assert_int_equal(access(dir, F_OK), -1); /* nothing made, nothing booted */
+	assert_int_equal(access(log, F_OK), -1);
+	done(&r);
+}
+
 static void test_record_refuses_an_unknown_program_before_booting(void **state)
 {
 	(void)state;
@@ -283,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option_is_usage_error_everywhere),
 		cmocka_unit_test(test_damaged_logs_are_bad_input_in_every_reader),
 		cmocka_unit_test(test_names_beside_the_trace),
+		cmocka_unit_test(test_record_refuses_an_unreadable_script),
 		cmocka_unit_test(test_record_refuses_an_unknown_program_before_booting),
 	};
 	return cmocka_run_group_tests(tests, NULL, tf_cleanup);
