@@ -11,7 +11,8 @@
 #    booting its own cluster: stderr empty;
 #  - `dpm control`: `filter f1 n2` refused for a service the cluster lacks
 #    (exit 2, its filters named, nothing set); setflags names every unknown
-#    word; a process that ended normally is `done` in `jobs`.
+#    word; a process that ended normally is `done` in `jobs`; a prompt
+#    session exits with its last command's status.
 . "$(dirname "$0")/cluster_lib.sh"
 
 d=$(new_cluster_dir names)
@@ -54,6 +55,14 @@ printf '%s\n' 'filter meter' 'newjob j' 'setflags j foo send receive accept' 'ad
 check "names: control: setflags names every unknown word" \
 	grep -qF "unknown events 'foo', 'accept': no flags set" "$err"
 check "names: control: hello, ended normally, is done in jobs" grep -qE ' done +hello ' "$out"
+
+# a prompt session (a terminal, through script(1)) exits with its last
+# command's status, not a typo's long before (a script keeps its worst)
+prompt() { printf '%s\n' "$@" | HOME=$TEST_DIR script -qec "'$DPM' control --dir '$d'" /dev/null >/dev/null 2>&1; }
+expect_status 0 "names: control prompt: a typo, then a command that works: exit 0" \
+	prompt frobnicate jobs
+expect_status 2 "names: control prompt: a command that works, then a typo: exit 2" \
+	prompt jobs frobnicate
 
 # a program the running cluster refuses: no log, no side files
 rm -f "$TEST_DIR/none.log"*
