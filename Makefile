@@ -9,8 +9,8 @@
 BUILD      ?= build
 HOSTCC     ?= gcc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
-HOST_LDLIBS := -lm
-UNIT_LDLIBS := -lcmocka -lm
+HOST_LDLIBS := -lm -lz
+UNIT_LDLIBS := -lcmocka -lm -lz
 
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm
@@ -136,8 +136,15 @@ bench: $(BENCH_TARGETS)
 
 # `make demo DEMO_ARCH=mixed` (or arm) runs it on ARM nodes too;
 # DEMO_CLOCK=icount or plain in another clock than virtual time.
+# The build is one line: the compilers' output goes to $(DEMO_BUILD_LOG),
+# whose end is shown if the build fails.
 DEMO_ARCH ?= x86
-demo: all
+DEMO_BUILD_LOG := $(BUILD)/logs/build.log
+demo:
+	@mkdir -p $(dir $(DEMO_BUILD_LOG))
+	@echo "demo: building dpm, the kernels and the guest programs (compiler output: $(DEMO_BUILD_LOG))"
+	@$(MAKE) --no-print-directory all >$(DEMO_BUILD_LOG) 2>&1 || { tail -n 25 $(DEMO_BUILD_LOG) >&2; \
+		echo "demo: the build failed (the whole output: $(DEMO_BUILD_LOG))" >&2; exit 1; }
 	@DEMO_CLOCK="$(DEMO_CLOCK)" bash qemu/scripts/demo.sh $(abspath $(DPM)) $(BUILD)/demo $(BUILD)/report $(DEMO_ARCH)
 
 # The thesis's two studies on our own clusters (docs/studies.md): each

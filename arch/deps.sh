@@ -19,6 +19,7 @@ trap 'echo "deps: error: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 DEBIAN_PACKAGES=(
 	make gcc libc6-dev binutils gcc-multilib    # host tools, `gcc -m32`
 	libcmocka-dev libedit-dev                   # unit tests, dpm's shell
+	zlib1g-dev                                  # crc32: the log's block checksums
 	qemu-system-x86 qemu-system-arm vde2        # guests and their network
 	gcc-arm-none-eabi libnewlib-arm-none-eabi   # ARM guests
 	newlib-source xz-utils                      # newlib for i386 (below)

@@ -15,7 +15,7 @@ CLUSTER_CORE := qemu/cluster/cluster_file.c qemu/cluster/cluster_vtime.c qemu/cl
 	qemu/cluster/cluster_proc.c qemu/cluster/cluster_net.c qemu/cluster/cluster_qemu.c \
 	qemu/cluster/cluster_mtime.c
 CLUSTER_LIB := qemu/cluster/cluster_dir.c qemu/cluster/cluster_supervisor.c \
-	qemu/cluster/cluster_default.c
+	qemu/cluster/cluster_default.c qemu/cluster/bootimage_names.c
 CLUSTER_CMDS := qemu/commands/cluster.c qemu/commands/cluster_up.c \
 	qemu/commands/cluster_status.c qemu/commands/cluster_console.c \
 	qemu/commands/cluster_down.c qemu/commands/cluster_hub.c
@@ -51,3 +51,8 @@ BENCH_TARGETS += bench-vtime
 .PHONY: bench-vtime
 bench-vtime: all
 	bash qemu/scripts/bench_vtime.sh $(abspath $(DPM)) $(BUILD)/bench
+
+# dpm's command-line conventions (docs/cli.md) on the built binary, over
+# every subcommand; it writes its damaged logs with the filter's code.
+$(eval $(call unit_test,test_cli,tests/unit/test_cli.c $(FILTER_TEST_SUPPORT)))
+$(BUILD)/tests/unit/test_cli $(BUILD)/tests/unit-asan/test_cli: | $(DPM)

@@ -33,14 +33,17 @@ struct dpm_group {
 	int width;            /* of the name column */
 	const struct dpm_command *commands;
 	size_t count;
+	int (*version)(int argc, char **argv); /* --version runs it (NULL: none) */
 };
 
 /* The group's usage: its usage line, intro, one line a command, epilogue. */
 void dpm_group_usage(const struct dpm_group *g, FILE *out);
 
 /* Run the command argv[1] names (argv[0] is the group's own name).  No
- * command: usage on stderr, 2; --help, -h or help: usage on stdout, 0; an
- * unknown name: a message, 2.  Otherwise the command's exit status. */
+ * command: usage on stderr, 2; --help, -h or help: usage on stdout, 0;
+ * help CMD: what CMD --help prints (as git does); --version: the group's
+ * version command; an unknown name: a message, 2.  Otherwise the
+ * command's exit status. */
 int dpm_dispatch(const struct dpm_group *g, int argc, char **argv);
 
 #endif

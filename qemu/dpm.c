@@ -20,11 +20,13 @@ static const struct dpm_group dpm = {
 	.kind = "dpm",
 	.args = "COMMAND [ARGS...]",
 	.intro = "The Distributed Programs Monitor.  Commands:\n",
-	.epilogue = "\nRun 'dpm COMMAND --help' for a command's options.\n"
-		    "Exit status: 0 success, 1 operation failed, 2 bad usage or input.\n",
+	.epilogue = "\nRun 'dpm help COMMAND' (or 'dpm COMMAND --help') for a command's options;\n"
+		    "'dpm --version' for the version.\n"
+		    "Exit status: 0 success, 1 operation failed, 2 bad usage or input (docs/cli.md).\n",
 	.width = 11,
 	.commands = subcommands,
 	.count = sizeof subcommands / sizeof subcommands[0],
+	.version = version_main,
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@ static const char *const ctable_names[C_COUNT] = { "strings", "substrings", "tra
 
 struct copts {
 	const char *requestors, *servers, *system, *names, *dot, *svg, *input;
+	char beside[4096];  /* TRACE.names, when neither roles nor --names are given */
 	size_t top, max_len;
 	enum out_format fmt;
 	enum ctable table;
@@ -41,7 +42,8 @@ static void usage(FILE *out)
 		"                       that is not a requestor or system process)\n"
 		"  --system LIST        system processes\n"
 		"  --names FILE         lines 'node.pid NAME ROLE', ROLE one of requestor,\n"
-		"                       server, system; NAME is used in the output\n"
+		"                       server, system; NAME is used in the output (default:\n"
+		"                       TRACE.names, which dpm record writes, when it is there)\n"
 		"  --top N              rows of strings and substrings shown (default 20, 0 all)\n"
 		"  --max-len N          longest substring counted (default 16, 0 no limit)\n"
 		"  --dot FILE           write the request state diagram (Graphviz dot)\n"
@@ -103,10 +105,14 @@ static int parse_options(int argc, char **argv, struct copts *o)
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("causality", optind == argc ? "no trace given" : "one trace only");
+	o->input = argv[optind];
+	if (!o->requestors && !o->names && names_beside(o->input, o->beside, sizeof o->beside)) {
+		o->names = o->beside; /* what dpm record wrote beside its log */
+	}
 	if (!o->requestors && !o->names)
 		return cli_usage_error("causality", "say which processes are requestors "
-					"(--requestors or --names)");
-	o->input = argv[optind];
+					"(--requestors node.pid,..., or --names FILE; 'dpm record' "
+					"writes TRACE.names, which is used when it is there)");
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ROLE_UNSET 3
 
@@ -55,31 +56,68 @@ static int role_by_name(const char *s)
 }
 
 struct names_line {
-	const struct trace *t;
-	struct roles *r;
+	struct trace *t;
+	struct roles *r;    /* NULL: names only, into the trace */
+	int lenient;        /* skip processes that are not in the trace */
 	char *err;
 	size_t errlen;
 };
 
-static int name_line(const struct wordfile *w, const char *where, void *arg)
+/* A line "node.pid NAME ROLE": its role, or -1 with the error's column. */
+static int names_line_role(const struct wordfile *w, char *err, size_t errlen)
 {
-	struct names_line *nl = arg;
 	int ro = w->nwords == 3 ? role_by_name(w->word[2]) : -1;
 	if (ro < 0) {
 		/* where it goes wrong: a missing or extra word, or the role */
 		size_t at = w->nwords < 3 ? w->nwords : w->nwords > 3 ? 3 : 2;
-		snprintf(nl->err, nl->errlen, "%s:%lu:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
+		snprintf(err, errlen, "%s:%lu:%lu: want 'node.pid NAME ROLE' with ROLE requestor, "
 			 "server or system", w->path, w->line, wordfile_col(w, at));
-		return -1;
 	}
-	return set_role(nl->t, nl->r, w->word[0], (uint8_t)ro, w->word[1], where, nl->err, nl->errlen);
+	return ro;
 }
 
-static int names_file(const struct trace *t, struct roles *r, const char *path, char *err,
-		      size_t errlen)
+static int name_line(const struct wordfile *w, const char *where, void *arg)
 {
-	struct names_line nl = { t, r, err, errlen };
+	struct names_line *nl = arg;
+	int ro = names_line_role(w, nl->err, nl->errlen);
+	if (ro < 0)
+		return -1;
+	uint32_t id;
+	if (nl->lenient && parse_task(w->word[0], &id) > 0 &&
+	    hashmap_get(&nl->t->proc_by_id, id) == HASHMAP_NONE)
+		return 0; /* a process of the run that left no event */
+	if (nl->r)
+		return set_role(nl->t, nl->r, w->word[0], (uint8_t)ro, w->word[1], where, nl->err,
+				nl->errlen);
+	uint32_t p = trace_named_process(nl->t, w->word[0], where, nl->err, nl->errlen);
+	if (p == NO_PROC)
+		return -1;
+	char *copy = strdup(w->word[1]);
+	if (!copy) {
+		snprintf(nl->err, nl->errlen, "%s: out of memory", where);
+		return -1;
+	}
+	free(nl->t->proc[p].name);
+	nl->t->proc[p].name = copy;
+	return 0;
+}
+
+static int names_file(const struct trace *t, struct roles *r, const char *path, int lenient,
+		      char *err, size_t errlen)
+{
+	struct names_line nl = { (struct trace *)t, r, lenient, err, errlen };
 	return wordfile_each(path, name_line, &nl, err, errlen);
+}
+
+int names_beside(const char *trace, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s.names", trace);
+	return n > 0 && (size_t)n < size && strcmp(trace, "-") && access(out, R_OK) == 0;
+}
+
+int trace_names_load(struct trace *t, const char *path, char *err, size_t errlen)
+{
+	return names_file(t, NULL, path, 1, err, errlen);
 }
 
 static int start(struct roles *r, const struct trace *t)
@@ -126,7 +164,10 @@ int roles_assign(struct roles *r, const struct trace *t, const struct role_sourc
 		{ src->system, ROLE_SYSTEM, "system" },
 		{ src->requestors, ROLE_REQUESTOR, "requestors" },
 	};
-	if (src->names && names_file(t, r, src->names, err, errlen) < 0)
+	char beside[4096];
+	int lenient = src->names && names_beside(t->path, beside, sizeof beside) &&
+		      !strcmp(beside, src->names);
+	if (src->names && names_file(t, r, src->names, lenient, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		if (lists[i].list && role_list(t, r, lists[i].list, lists[i].role, src, lists[i].key,

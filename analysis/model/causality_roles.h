@@ -32,10 +32,21 @@ struct roles {
 	int single_chars;   /* every server's name is one character */
 };
 
-/* 0 ok; -1 with "file:line: what is wrong" (or "--servers: ...") in err. */
+/* 0 ok; -1 with "file:line: what is wrong" (or "--servers: ...") in err.
+ * When names is the file beside the trace (names_beside), its lines for
+ * processes the trace does not hold are skipped. */
 int roles_assign(struct roles *r, const struct trace *t, const struct role_sources *src,
 		 char *err, size_t errlen);
 void roles_free(struct roles *r, size_t nproc);
+
+/* The names file beside a trace (TRACE.names, which `dpm record` writes):
+ * its path into out and 1 if there is one, else 0. */
+int names_beside(const char *trace, char *out, size_t size);
+
+/* Show each process the names file at path lists (and the trace holds)
+ * by its NAME everywhere (process_name).  0, or -1 with
+ * "path:line:col: what is wrong" in err. */
+int trace_names_load(struct trace *t, const char *path, char *err, size_t errlen);
 
 /* The name of process p, or "requestors" for REQUESTORS. */
 const char *roles_who(const struct roles *r, uint32_t p);

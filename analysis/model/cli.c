@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causality_roles.h"
 #include "trace_load.h"
 
 int cli_load(const char *cmd, const char *path, struct trace *t)
@@ -15,7 +16,9 @@ int cli_load(const char *cmd, const char *path, struct trace *t)
 	char err[512];
 	(void)cmd;
 	trace_init(t, path);
-	if (trace_load(t, path, err, sizeof err) < 0) {
+	char names[4096];
+	if (trace_load(t, path, err, sizeof err) < 0 ||
+	    (names_beside(path, names, sizeof names) && trace_names_load(t, names, err, sizeof err) < 0)) {
 		fprintf(stderr, "%s\n", err);
 		return EXIT_BADINPUT;
 	}

@@ -52,6 +52,8 @@ void trace_init(struct trace *t, const char *path)
 
 void trace_free(struct trace *t)
 {
+	for (size_t p = 0; p < t->nproc; p++)
+		free(t->proc[p].name);
 	free(t->ev);
 	free(t->proc);
 	hashmap_free(&t->proc_by_id);
@@ -155,6 +157,8 @@ const char *process_name(const struct trace *t, uint32_t p, char *buf, size_t le
 {
 	if (p == NO_PROC || p >= t->nproc)
 		snprintf(buf, len, "-");
+	else if (t->proc[p].name)
+		snprintf(buf, len, "%s", t->proc[p].name);
 	else
 		snprintf(buf, len, "%u.%u", TASK_NODE(t->proc[p].id), TASK_PID(t->proc[p].id));
 	return buf;

@@ -45,6 +45,7 @@ struct process {
 	uint32_t machine;   /* node it ran on: its first own event's machine,
 	                       else the node part of its id */
 	uint8_t traced;     /* it has events of its own (it is some event's task) */
+	char *name;         /* what it is called (a names file), or NULL: node.pid */
 };
 
 #define TRACE_PROC_CACHE 64

@@ -25,7 +25,8 @@ static int blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Split the line in place into words, up to a `#`. */
+/* Split the line in place into words, up to a word that starts with `#`
+ * (inside a word `#` is part of it: the names NAME#k of a names file). */
 static void split_words(struct wordfile *w)
 {
 	char *s = w->buf;
@@ -37,7 +38,7 @@ static void split_words(struct wordfile *w)
 		if (*s == '\0' || *s == '#')
 			break;
 		char *start = s;
-		while (*s && !blank(*s) && *s != '#')
+		while (*s && !blank(*s))
 			s++;
 		if (w->nwords < WORDFILE_MAX_WORDS) {
 			w->word[w->nwords] = start;
@@ -47,7 +48,7 @@ static void split_words(struct wordfile *w)
 		w->nwords++;
 		char end = *s;
 		*s = '\0';
-		if (end == '\0' || end == '#')
+		if (end == '\0')
 			break;
 		s++;
 	}

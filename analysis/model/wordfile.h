@@ -2,7 +2,8 @@
  * analysis/model/wordfile.h - the small line files the analyses take beside a
  * trace: `dpm parallel --assign FILE` ("node.pid MACHINE" a line) and
  * `dpm causality --names FILE` ("node.pid NAME ROLE" a line).  Words are
- * separated by blanks; `#` starts a comment to the end of the line; lines
+ * separated by blanks; a word that starts with `#` starts a comment to the
+ * end of the line (inside a word `#` is part of it: NAME#k); lines
  * without a word are skipped.  Each word keeps its 1-based column, so a
  * caller's error names it as "path:line:col: what is wrong".
  */

@@ -35,7 +35,10 @@ static int load(struct report_run *r, char *err, size_t errlen)
 	const char *path = r->spec->log;
 	trace_init(&r->tr, path);
 	r->raw_is_log = dpm_log_sniff(path);
-	if (trace_load(&r->tr, path, err, errlen) < 0)
+	char names[4096];
+	if (trace_load(&r->tr, path, err, errlen) < 0 ||
+	    (names_beside(path, names, sizeof names) &&
+	     trace_names_load(&r->tr, names, err, errlen) < 0))
 		return EXIT_BADINPUT;
 	if (r->tr.nev == 0) {
 		snprintf(err, errlen, "%s: the trace has no events", path);
@@ -75,6 +78,11 @@ static int causality(struct report_run *r, char *err, size_t errlen)
 {
 	const struct report_spec *s = r->spec;
 	struct role_sources src = { s->requestors, s->servers, s->system, s->names, NULL };
+	char beside[4096];
+	if (!s->requestors && !s->servers && !s->system && !s->names &&
+	    names_beside(s->log, beside, sizeof beside)) {
+		src.names = beside; /* what dpm record wrote beside its log */
+	}
 	if (roles_assign(&r->roles, &r->tr, &src, err, errlen) < 0)
 		return EXIT_BADINPUT;
 	for (uint32_t p = 0; p < r->tr.nproc; p++)

@@ -63,9 +63,10 @@ int export_main(int argc, char **argv)
 	}
 	char err[512];
 	struct export_counts n;
-	if (export_log(sink, argv[optind], out, &n, err, sizeof err)) {
+	int r = export_log(sink, argv[optind], out, &n, err, sizeof err);
+	if (r) {
 		fprintf(stderr, "dpm export: %s\n", err);
-		return 1;
+		return r == -2 ? 2 : 1; /* a log that cannot be read is bad input */
 	}
 	if (n.truncated)
 		fprintf(stderr, "dpm export: %s: ignored an incomplete last record (%zu bytes); "

@@ -240,14 +240,16 @@ static int export_to(const struct export_sink *sink, const char *log_path, const
 {
 	struct export_ctx x = { .sink = sink };
 	struct dpm_log_record rec;
-	int r = -1;
+	int r = -1, bad_log = 0;
 	if (hashmap_init(&x.nodes.of, 64) || hashmap_init(&x.procs.of, 256) ||
 	    !(x.s = calloc(1, sink->size))) {
 		oom(err, errlen);
 		goto done;
 	}
-	if (!(x.log = dpm_log_open(log_path, err, errlen)))
+	if (!(x.log = dpm_log_open(log_path, err, errlen))) {
+		bad_log = 1;
 		goto done;
+	}
 	if (sink->open(x.s, &x, out, err, errlen))
 		goto done;
 	while ((r = dpm_log_next(x.log, &rec, err, errlen)) > 0) {
@@ -258,8 +260,10 @@ static int export_to(const struct export_sink *sink, const char *log_path, const
 		counts->records++;
 		counts->notes += rec.trace_type == LOG_NOTE_TYPE;
 	}
-	if (r < 0)
+	if (r < 0) {
+		bad_log = 1;
 		goto done;
+	}
 	counts->truncated = dpm_log_truncated(x.log);
 	/* Every process still alive ends at its node's last time. */
 	for (size_t i = 0; i < x.procs.n && !r; i++) {
@@ -276,7 +280,7 @@ done:
 		free(x.s);
 	}
 	free_ctx(&x);
-	return r < 0 ? -1 : 0;
+	return bad_log ? -2 : r < 0 ? -1 : 0;
 }
 
 int export_log(const struct export_sink *sink, const char *log_path, const char *out,

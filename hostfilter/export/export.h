@@ -99,7 +99,9 @@ struct export_counts {
 
 /* Export the log at log_path to out with sink, written beside it first
  * and renamed into place (a directory out must be absent or empty).
- * 0, or -1 with "file: what is wrong" in err and out as it was. */
+ * 0, or with "file: what is wrong" in err and out as it was: -2 the log
+ * cannot be read (missing, not a log, truncated, corrupt), -1 anything
+ * else (out cannot be written, memory). */
 int export_log(const struct export_sink *sink, const char *log_path, const char *out,
 	       struct export_counts *counts, char *err, size_t errlen);
 

@@ -31,7 +31,9 @@ struct dpm_log_record {
 struct dpm_log *dpm_log_open(const char *path, char *err, size_t errlen);
 
 /* Read the next record: 1 and *rec filled, 0 at the end, -1 on a corrupt
- * log (a message is written into err). */
+ * or truncated log (a message with the byte offset and what was expected
+ * is written into err).  Every block's checksum is checked before any of
+ * its records is returned. */
 int dpm_log_next(struct dpm_log *log, struct dpm_log_record *rec, char *err, size_t errlen);
 
 /* Bytes of the log's header (its descriptions): records start there. */
@@ -49,7 +51,8 @@ int dpm_log_resume(struct dpm_log *log);
  * the record has no such field (not described, or discarded by a rule). */
 int dpm_log_field(const struct dpm_log_record *rec, const char *name, uint64_t *value);
 
-/* Whether `path` starts like a filter log (used to tell a log from CSV). */
+/* Whether `path` starts like a filter log (used to tell a log from CSV);
+ * a log of an older format counts, so dpm_log_open can say so. */
 int dpm_log_sniff(const char *path);
 
 /* The log's layouts (one flat description each, offsets from the start
@@ -59,7 +62,21 @@ struct desc;
 size_t dpm_log_nlayouts(const struct dpm_log *log);
 const struct desc *dpm_log_layout(const struct dpm_log *log, size_t k);
 
-/* Bytes of an incomplete last record that the reader ignored. */
+/* What a trace file is, from its first bytes: a DPM log (any version), a
+ * trace CSV (text whose first line that is not a comment has a comma),
+ * neither, or unreadable (no such file, standard input: the caller's
+ * reader says why).  Readers say "not a DPM log or trace CSV" for
+ * DPM_FILE_NEITHER. */
+enum dpm_file_kind { DPM_FILE_NEITHER, DPM_FILE_LOG, DPM_FILE_CSV, DPM_FILE_UNREADABLE };
+enum dpm_file_kind dpm_trace_file_kind(const char *path);
+
+/* The log is still being written (a filter is running): a block not yet
+ * whole at its end is the end for now (dpm_log_next returns 0 and
+ * dpm_log_truncated says how much of it there is), where otherwise it is
+ * a truncated log (-1 and a message). */
+void dpm_log_follow(struct dpm_log *log);
+
+/* Bytes of an incomplete last block that a following reader left. */
 size_t dpm_log_truncated(const struct dpm_log *log);
 void dpm_log_close(struct dpm_log *log);
 

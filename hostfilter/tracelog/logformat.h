@@ -2,14 +2,22 @@
  * hostfilter/tracelog/logformat.h - the filter log's file format, private to
  * hostfilter/ (readers outside use log.h).  docs/filter.md documents it:
  *
- *   "DPMLOG 1\n"                      magic and version
- *   "descriptions N\n"                N bytes follow:
+ *   "DPMLOG 2\n"                      magic and version
+ *   "descriptions N crc32 XXXXXXXX\n" N bytes follow, with their CRC-32:
  *   <descriptions>                    one flat description per layout, in
  *                                     the description language; the k-th
  *                                     is layout k; offsets count from the
  *                                     start of the packed fields
  *   "records\n"
- *   { layout:u16le  fields... }       records to the end of the file
+ *   { block }                         blocks to the end of the file
+ *
+ *   block: "DBLK" n:u32le crc:u32le hcrc:u32le, then n bytes of records
+ *          { layout:u16le  fields... }; crc is the CRC-32 (zlib's) of the
+ *          n bytes, hcrc that of the block header's first 12 bytes.  The
+ *          writer emits a block per flush (one or more whole meter
+ *          batches) with one write(2), so a killed filter leaves whole
+ *          blocks; a reader checks every block before it hands out any of
+ *          its records.
  *
  * The filter also writes NOTE records (type 256, not a trace) to say what
  * it rejected on a connection.
@@ -22,7 +30,12 @@
 
 #include "formats.h"
 
-#define LOG_MAGIC "DPMLOG 1\n"
+#define LOG_MAGIC_WORD "DPMLOG "
+#define LOG_VERSION 2
+#define LOG_MAGIC "DPMLOG 2\n"
+#define LOG_BLOCK_MAGIC "DBLK"
+#define LOG_BLOCK_HEADER 16u
+#define LOG_BLOCK_MAX (64u * 1024 * 1024) /* bytes of records in one block */
 #define LOG_RECORDS_LINE "records\n"
 #define LOG_LAYOUTS_MAX 65535
 
@@ -57,6 +70,9 @@ void log_note_format(struct format *f);
 /* "bad magic", ... ; "?" for an unknown reason. */
 const char *note_reason_name(uint32_t reason);
 
-/* Bytes of an incomplete last record (a filter killed while writing),
- * known once dpm_log_next() has returned 0; 0 if the log ended cleanly. */
+/* CRC-32 of n bytes (zlib's crc32, the checksum of blocks and header). */
+uint32_t log_crc32(const void *data, size_t n);
+
+/* Fill a block header for n bytes of records (crc their CRC-32). */
+void log_block_header(uint8_t out[LOG_BLOCK_HEADER], uint32_t n, uint32_t crc);
 #endif

@@ -6,7 +6,7 @@
  * machine what lies between its MARK with the start token and its MARK
  * with the end token is exactly what that node traced in between, even
  * while other jobs fill the same log.  The copy keeps the header as it is
- * and the chosen records byte for byte.
+ * and the chosen records byte for byte, in blocks of its own (logwrite.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,34 +15,12 @@
 #include "log.h"
 #include "logformat.h"
 #include "logwindow.h"
+#include "logwrite.h"
 #include "kernel/abi/trace.h"
 
 #define MACHINES 256
 
 enum window { BEFORE, INSIDE, AFTER };
-
-static int copy_header(const char *in, FILE *out, uint64_t size, char *err, size_t errlen)
-{
-	FILE *f = fopen(in, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", in, strerror(errno));
-		return -1;
-	}
-	char buf[65536];
-	uint64_t left = size;
-	while (left) {
-		size_t n = fread(buf, 1, left < sizeof buf ? (size_t)left : sizeof buf, f);
-		if (!n || fwrite(buf, 1, n, out) != n)
-			break;
-		left -= n;
-	}
-	fclose(f);
-	if (left) {
-		snprintf(err, errlen, "%s: copying its header failed", in);
-		return -1;
-	}
-	return 0;
-}
 
 /* Move machine's window along at a MARK; whether the record is kept. */
 static int keep(const struct dpm_log_record *rec, enum window *w, uint32_t start, uint32_t end,
@@ -76,13 +54,9 @@ int log_window_extract(const char *in, const char *out_path, uint32_t start, uin
 	struct dpm_log *log = dpm_log_open(in, err, errlen);
 	if (!log)
 		return -1;
-	FILE *out = fopen(out_path, "wb");
-	if (!out) {
-		snprintf(err, errlen, "%s: %s", out_path, strerror(errno));
-		dpm_log_close(log);
-		return -1;
-	}
-	int r = copy_header(in, out, dpm_log_header_size(log), err, errlen);
+	dpm_log_follow(log); /* the cluster's filter may still be appending */
+	struct log_writer out;
+	int r = logw_open_copy(&out, out_path, in, dpm_log_header_size(log), err, errlen);
 	enum window w[MACHINES] = { BEFORE };
 	struct dpm_log_record rec;
 	uint8_t raw[2 + 65536];
@@ -91,8 +65,10 @@ int log_window_extract(const char *in, const char *out_path, uint32_t start, uin
 		if (!keep(&rec, w, start, end, counts))
 			continue;
 		size_t n = dpm_log_last_raw(log, raw, sizeof raw);
-		if (!n || fwrite(raw, 1, n, out) != n) {
-			snprintf(err, errlen, "%s: write failed", out_path);
+		if (!n) {
+			snprintf(err, errlen, "%s: a record too long to copy", in);
+			r = -1;
+		} else if (logw_append_raw(&out, raw, n, err, errlen)) {
 			r = -1;
 		}
 		counts->records++;
@@ -100,8 +76,9 @@ int log_window_extract(const char *in, const char *out_path, uint32_t start, uin
 	if (more < 0)
 		r = -1;
 	dpm_log_close(log);
-	if (fclose(out) != 0 && r == 0) {
-		snprintf(err, errlen, "%s: write failed", out_path);
+	char cerr[256];
+	if (logw_close(&out, cerr, sizeof cerr) != 0 && r == 0) {
+		snprintf(err, errlen, "%s", cerr);
 		r = -1;
 	}
 	return r;

@@ -57,6 +57,9 @@ enum ctl_type {
 	CTL_IDLE = 20,      /* controller -> hub, no reply: a = how many frames
 	                       it has received; it has reacted to all of them
 	                       and waits (virtual time, see below)            */
+	CTL_NAME = 21,      /* node, task: reply payload = the name of the
+	                       program the node's process manager created task
+	                       from (also after it ended; E_DEAD: unknown)    */
 	/* answers and reports */
 	CTL_REPLY = 30,     /* id; a = status (0 or an E_* code), task        */
 	CTL_END = 31,       /* task; a = enum exit_reason, b = exit status    */

@@ -103,3 +103,21 @@ int cluster_load_state(const char *dir, struct cluster_state *st)
 	}
 	return 0;
 }
+
+int cluster_kernel(const char *option, char *out, size_t size, char *err, size_t errlen)
+{
+	char chosen[PATH_MAX];
+	const char *env = getenv("DPM_KERNEL");
+	if (option || (env && *env))
+		snprintf(chosen, sizeof chosen, "%s", option ? option : env);
+	else if (cluster_build_path("x86/kernel.elf", chosen, sizeof chosen))
+		snprintf(chosen, sizeof chosen, "build/x86/kernel.elf");
+	char real[PATH_MAX];
+	if (!realpath(chosen, real) || strlen(real) >= size || access(real, R_OK)) {
+		snprintf(err, errlen, "kernel image %s: %s (build it with 'make', or give --kernel)",
+			 chosen, strerror(errno));
+		return -1;
+	}
+	snprintf(out, size, "%s", real);
+	return 0;
+}

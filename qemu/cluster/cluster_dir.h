@@ -22,6 +22,11 @@ int cluster_existing_dir(const char *option, char *out, size_t size);
 /* A path under dpm's build directory (build/bin/dpm -> build/REL). */
 int cluster_build_path(const char *rel, char *out, size_t size);
 
+/* The x86 kernel image a cluster boots: --kernel if given, else
+ * $DPM_KERNEL, else build/x86/kernel.elf beside dpm.  Made absolute; 0, or
+ * -1 with a message (it cannot be read). */
+int cluster_kernel(const char *option, char *out, size_t size, char *err, size_t errlen);
+
 /* Load the state of dir for a reader; prints "no cluster" (exit 1) or the
  * error (exit 2) itself.  Returns 0 with *st filled, or the exit status. */
 int cluster_load_state(const char *dir, struct cluster_state *st);

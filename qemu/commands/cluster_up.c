@@ -175,15 +175,9 @@ static int check_services(const struct up_options *o)
 
 static int find_kernel(const char *option, char *out, size_t size)
 {
-	char chosen[PATH_MAX];
-	const char *env = getenv("DPM_KERNEL");
-	if (option || (env && *env))
-		snprintf(chosen, sizeof chosen, "%s", option ? option : env);
-	else if (cluster_build_path("x86/kernel.elf", chosen, sizeof chosen))
-		snprintf(chosen, sizeof chosen, "build/x86/kernel.elf");
-	if (!realpath(chosen, out) || strlen(out) >= size || access(out, R_OK)) {
-		fprintf(stderr, "dpm cluster: kernel image %s: %s (build it with 'make', or give "
-				"--kernel)\n", chosen, strerror(errno));
+	char err[PATH_MAX + 256];
+	if (cluster_kernel(option, out, size, err, sizeof err)) {
+		fprintf(stderr, "dpm cluster: %s\n", err);
 		return -1;
 	}
 	return 0;

@@ -212,7 +212,10 @@ int control_main(int argc, char **argv)
 		run_stream(&c, stdin, "stdin");
 	if (in)
 		fclose(in);
-	int status = c.worst == CR_USAGE ? 2 : c.worst ? 1 : 0;
+	/* a script's status is its worst command's; a prompt's its last one's
+	 * (as a shell's), not a typo's long before */
+	int result = !in && isatty(0) ? c.last : c.worst;
+	int status = result == CR_USAGE ? 2 : result ? 1 : 0;
 	control_fini(&c);
 	control_net_close(&n);
 	return status;

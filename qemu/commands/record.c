@@ -30,7 +30,9 @@
 #include <unistd.h>
 
 #include "analysis/model/mtime_log.h"
+#include "analysis/model/trace_load.h"
 #include "kernel/abi/calls.h"
+#include "qemu/cluster/bootimage_names.h"
 #include "qemu/cluster/cluster_dir.h"
 #include "qemu/cluster/cluster_mtime.h"
 #include "qemu/control/control.h"
@@ -113,20 +115,50 @@ static void progress(const struct record_opts *o, const char *fmt, ...)
 /* ---- the cluster ------------------------------------------------------------ */
 
 /* Run this dpm with args (stdout to stderr, so record's stdout is the
- * program's); its exit status. */
-static int run_self(char *const args[])
+ * program's); its exit status.  Quiet, its output is kept aside and shown
+ * only if it fails. */
+static int run_self(const struct record_opts *o, char *const args[])
 {
+	FILE *aside = o->quiet ? tmpfile() : NULL;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (aside)
+			dup2(fileno(aside), 2);
 		dup2(2, 1);
 		execv("/proc/self/exe", args);
 		_exit(127);
 	}
 	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return 1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	int rc = pid < 0 || waitpid(pid, &status, 0) < 0 ? 1
+		 : WIFEXITED(status)			  ? WEXITSTATUS(status)
+							  : 1;
+	if (aside) {
+		if (rc) {
+			char buf[4096];
+			size_t n;
+			rewind(aside);
+			while ((n = fread(buf, 1, sizeof buf, aside)) > 0)
+				fwrite(buf, 1, n, stderr);
+		}
+		fclose(aside);
+	}
+	return rc;
+}
+
+/* Before booting: is PROGRAM in the boot image of the kernel the cluster
+ * would boot (ARM nodes' kernels carry the same programs)?  A kernel that
+ * cannot be read is left to cluster up to report. */
+static int check_program(const struct record_opts *o)
+{
+	char kernel[PATH_MAX], names[1024], err[PATH_MAX + 128];
+	if (cluster_kernel(NULL, kernel, sizeof kernel, err, sizeof err))
+		return 0;
+	if (bootimage_has(kernel, o->argv[0], names, sizeof names, err, sizeof err) != 0)
+		return 0;
+	fprintf(stderr, "dpm record: no program '%s' in the boot image (%s); it has: %s\n",
+		o->argv[0], kernel, names);
+	return -1;
 }
 
 static int cluster_running(const char *dir)
@@ -161,14 +193,14 @@ static int boot(const struct record_opts *o, const char *dir)
 	args[n] = NULL;
 	progress(o, "no cluster runs in %s: booting one%s%s", dir, o->clock ? ", clock=" : "",
 		 o->clock ? o->clock : "");
-	return run_self(args);
+	return run_self(o, args);
 }
 
 static void shut_down(const struct record_opts *o, const char *dir)
 {
 	char *args[] = { "dpm", "cluster", "down", "--dir", (char *)dir, NULL };
 	progress(o, "stopping the cluster it booted");
-	run_self(args);
+	run_self(o, args);
 }
 
 /* ---- the run ----------------------------------------------------------------- */
@@ -342,6 +374,95 @@ static int keep_table(const struct record_opts *o, const char *dir)
 	return 0;
 }
 
+/* One process of the run's trace, for LOG.names. */
+struct named {
+	uint32_t task;
+	char name[32];
+	const char *role;
+};
+
+static int by_task(const void *a, const void *b)
+{
+	uint32_t x = ((const struct named *)a)->task, y = ((const struct named *)b)->task;
+	return x < y ? -1 : x > y;
+}
+
+/* The role of process p of the trace: record's own processes requestors,
+ * the ones it acquired servers, the others with events of their own (its
+ * processes' children, metered like them) servers, the rest (the process
+ * managers, name servers... they only talk to) system. */
+static const char *role_of(const struct control *c, const struct process *p)
+{
+	for (int i = 0; i < CONTROL_MAX_PROCS; i++)
+		if (c->procs[i].in_use && c->procs[i].task == p->id)
+			return c->procs[i].acquired ? "server" : "requestor";
+	return p->traced ? "server" : "system";
+}
+
+/* LOG.names (docs/causality.md, Roles): every process of LOG by the name
+ * of the program its node's process manager created it from (NAME#k when
+ * several ran the same program, in node.pid order), with its role
+ * (role_of).  The analyses of LOG read it, so `dpm causality LOG` needs no
+ * options.  A process no process manager knows (one the kernel started)
+ * keeps its node.pid. */
+static int write_names(const struct record_opts *o, struct control *c)
+{
+	char path[PATH_MAX + 16], err[1024];
+	struct trace t;
+	trace_init(&t, o->log);
+	if (trace_load(&t, o->log, err, sizeof err) < 0) {
+		fprintf(stderr, "dpm record: %s\n", err);
+		trace_free(&t);
+		return -1;
+	}
+	struct named *v = calloc(t.nproc + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; v && i < t.nproc; i++) {
+		struct named *x = &v[n];
+		x->task = t.proc[i].id;
+		x->role = role_of(c, &t.proc[i]);
+		if (control_net_name(c->nodes.ctx, x->task, x->name, sizeof x->name, err,
+				     sizeof err) == 0)
+			n++;
+	}
+	trace_free(&t);
+	if (!v) {
+		fprintf(stderr, "dpm record: out of memory\n");
+		return -1;
+	}
+	qsort(v, n, sizeof *v, by_task);
+	snprintf(path, sizeof path, "%s.names", o->log);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "dpm record: %s: %s\n", path, strerror(errno));
+		free(v);
+		return -1;
+	}
+	fprintf(f, "# node.pid NAME ROLE: the run's processes, named by their nodes' process "
+		   "managers (docs/causality.md)\n");
+	for (size_t i = 0; i < n; i++) {
+		int k = 0, same = 0;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(v[j].name, v[i].name)) {
+				same++;
+				k += j <= i;
+			}
+		fprintf(f, "%u.%u %s", (unsigned)(v[i].task >> 16), (unsigned)(v[i].task & 0xffff),
+			v[i].name);
+		if (same > 1)
+			fprintf(f, "#%d", k);
+		fprintf(f, " %s\n", v[i].role);
+	}
+	free(v);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "dpm record: %s: write failed\n", path);
+		return -1;
+	}
+	progress(o, "%s: the names of its %zu processes (dpm causality %s needs no options)", path,
+		 n, o->log);
+	return 0;
+}
+
 /* The part of the filter's log between the two marks, at o->log. */
 static int cut_log(const struct record_opts *o, struct control *c, const char *filter,
 		   uint32_t start, uint32_t end)
@@ -409,9 +530,13 @@ static int record(const struct record_opts *o, const char *dir)
 		status = o->script ? run_script(o, &c, &n) : run_program(o, &c, &n, machine);
 	if (status == RECORD_FAILED && err[0])
 		fprintf(stderr, "dpm record: %s\n", err);
-	if (status != RECORD_FAILED &&
-	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0))
+	/* a program that never started leaves no log (nor table) behind */
+	if (status != RECORD_FAILED && status != RECORD_NOT_STARTED &&
+	    (cut_log(o, &c, filter, start, end) < 0 || keep_table(o, dir) < 0 ||
+	     write_names(o, &c) < 0)) {
 		status = RECORD_FAILED;
+		unlink(o->log);
+	}
 	control_fini(&c);
 	control_net_close(&n);
 	fclose(quiet);
@@ -462,6 +587,10 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "dpm record: give either a program (after --) or -f SCRIPT\n");
 		return 2;
 	}
+	if (o->script && access(o->script, R_OK) != 0) { /* before any cluster is booted */
+		fprintf(stderr, "dpm record: cannot read %s: %s\n", o->script, strerror(errno));
+		return 2;
+	}
 	if (o->clock && strcmp(o->clock, "virtual") && strcmp(o->clock, "icount") &&
 	    strcmp(o->clock, "plain")) {
 		fprintf(stderr, "dpm record: --clock must be virtual, icount or plain, not '%s'\n",
@@ -504,6 +633,8 @@ int record_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	int booted = 0;
 	if (!cluster_running(dir)) {
+		if (!o.script && check_program(&o) < 0)
+			return RECORD_NOT_STARTED;
 		if (boot(&o, dir) != 0) {
 			fprintf(stderr, "dpm record: the cluster did not come up (see above)\n");
 			return RECORD_FAILED;

@@ -6,14 +6,19 @@
 #include <string.h>
 
 #include "qemu/dpm_commands.h"
+#include "hostfilter/tracelog/logformat.h"
+#include "kernel/abi/trace.h"
 
 int version_main(int argc, char **argv)
 {
-	(void)argv;
 	if (argc > 1) {
-		printf("usage: dpm version\n");
-		return strcmp(argv[1], "--help") ? 2 : 0;
+		int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+		fprintf(help ? stdout : stderr, "usage: dpm version   (or: dpm --version)\n\n"
+			"Print the version of dpm, of the meter batches it receives and of the\n"
+			"log format it writes and reads (docs/filter.md).\n");
+		return help ? 0 : 2;
 	}
-	printf("dpm 0.1 (trace format 1)\n");
+	printf("dpm version 0.1 (meter batches %u, log format %d)\n", METER_BATCH_VERSION,
+	       LOG_VERSION);
 	return 0;
 }

@@ -26,13 +26,14 @@
 
 /* ---- process states (Fig. 4.2) ---------------------------------------- */
 
-enum pstate { PS_NEW, PS_RUNNING, PS_STOPPED, PS_KILLED, PS_ACQUIRED };
+enum pstate { PS_NEW, PS_RUNNING, PS_STOPPED, PS_KILLED, PS_ACQUIRED, PS_DONE };
 
 /* What happens to a process: the user's commands and the process's end. */
 enum pevent {
 	PE_START,    /* startjob                                   */
 	PE_STOP,     /* stopjob                                    */
-	PE_END,      /* the process ended (faulted, node went down) */
+	PE_END,      /* the process ended otherwise (killed, faulted, node down) */
+	PE_EXIT,     /* the process ended on its own, normally (exit) */
 	PE_REMOVE,   /* removejob / removeprocess: kill it         */
 };
 
@@ -43,6 +44,8 @@ const char *pstate_name(enum pstate s);
 int pstate_next(enum pstate from, enum pevent event, const char **why);
 /* new, running, stopped and acquired processes are active (die warns). */
 int pstate_active(enum pstate s);
+/* killed and done are final: the process has ended. */
+int pstate_final(enum pstate s);
 
 /* ---- event flags ------------------------------------------------------ */
 
@@ -75,6 +78,7 @@ struct cproc {
 	char machine[CONTROL_NAME_MAX + 1];
 	uint32_t task;                       /* (node << 16) | pid         */
 	enum pstate state;
+	int acquired;                        /* acquired, not created (its name is MACHINE.PID) */
 	int ended;                           /* the node reported its end  */
 	uint32_t end_reason;                 /* enum exit_reason, once ended */
 	int32_t end_status;
@@ -109,6 +113,9 @@ struct control_nodes {
 	/* Return once `log`, the log of host service `filter`, holds every
 	 * trace the nodes sent that filter so far (getlog). */
 	int (*sync_log)(void *ctx, const char *filter, const char *log, char *err, size_t errlen);
+	/* Whether the cluster has a host service `name` a filter can be: 1, or
+	 * 0 with the names it has (blank-separated) in list.  NULL: not known. */
+	int (*has_service)(void *ctx, const char *name, char *list, size_t listlen);
 	/* Wait up to `ms` for reports from the nodes (they call back into the
 	 * controller); 0 returns at once after taking what has arrived. */
 	void (*poll)(void *ctx, int ms);
@@ -139,7 +146,8 @@ struct control {
 	int porcelain;                       /* process reports as tab-separated lines */
 	FILE *reports;                       /* porcelain reports; NULL: out */
 	int die_warned;                      /* the last command was a refused die */
-	int worst;                           /* worst result so far (exit status) */
+	int worst;                           /* worst result so far (a script's exit status) */
+	int last;                            /* the last command's result (a prompt's exit status) */
 };
 
 void control_init(struct control *c, const struct control_nodes *nodes, const char *state_dir);

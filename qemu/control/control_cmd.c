@@ -139,6 +139,13 @@ static enum control_result cmd_filter(struct control *c, int argc, char **argv, 
 		return complain(c, CR_USAGE, where, "'%s' is not a host service name (letters, digits, '-', '_'; at most 11)", argv[1]);
 	if (find_filter(c, argv[1]) >= 0)
 		return complain(c, CR_FAILED, where, "filter '%s' already exists", argv[1]);
+	char services[512] = "";
+	if (c->nodes.has_service &&
+	    !c->nodes.has_service(c->nodes.ctx, argv[1], services, sizeof services))
+		return complain(c, CR_USAGE, where,
+				"the cluster has no host service '%s' (its filters: %s); usage: filter "
+				"SERVICE [LOG], SERVICE a 'service' line of the cluster file",
+				argv[1], services[0] ? services : "none");
 	int f = 0;
 	while (f < CONTROL_MAX_FILTERS && c->filters[f].in_use)
 		f++;
@@ -248,7 +255,7 @@ static enum control_result cmd_acquire(struct control *c, int argc, char **argv,
 	if (c->nodes.acquire(c->nodes.ctx, argv[2], (uint32_t)pid, &task, err, sizeof err) < 0 ||
 	    c->nodes.setmeter(c->nodes.ctx, task, job->flags, c->filters[job->filter].name, err, sizeof err) < 0)
 		return complain(c, CR_FAILED, where, "cannot acquire process %lu on %s: %s", pid, argv[2], err);
-	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_ACQUIRED };
+	*p = (struct cproc){ .in_use = 1, .job = j, .task = task, .state = PS_ACQUIRED, .acquired = 1 };
 	snprintf(p->name, sizeof p->name, "%s.%lu", argv[2], pid);
 	snprintf(p->machine, sizeof p->machine, "%s", argv[2]);
 	report_process(c, "acquired", p);
@@ -266,9 +273,18 @@ static enum control_result cmd_setflags(struct control *c, int argc, char **argv
 	if (j < 0)
 		return CR_USAGE;
 	uint32_t mask = c->jobs[j].flags;
+	char unknown[CONTROL_LINE_MAX] = "";
+	int nunknown = 0;
 	for (int i = 2; i < argc; i++)
-		if (control_flag_apply(argv[i], &mask) < 0)
-			return complain(c, CR_USAGE, where, "unknown event '%s' (try 'help setflags')", argv[i]);
+		if (control_flag_apply(argv[i], &mask) < 0) {
+			size_t used = strlen(unknown);
+			snprintf(unknown + used, sizeof unknown - used, "%s'%s'", nunknown ? ", " : "",
+				 argv[i]);
+			nunknown++;
+		}
+	if (nunknown)
+		return complain(c, CR_USAGE, where, "unknown event%s %s: no flags set (try 'help setflags')",
+				nunknown > 1 ? "s" : "", unknown);
 	c->jobs[j].flags = mask;
 	char names[256];
 	control_flags_format(mask, names, sizeof names);
@@ -276,7 +292,7 @@ static enum control_result cmd_setflags(struct control *c, int argc, char **argv
 	enum control_result r = CR_OK;
 	for (int i = 0; i < CONTROL_MAX_PROCS; i++) {
 		struct cproc *p = &c->procs[i];
-		if (!p->in_use || p->job != j || p->state == PS_KILLED)
+		if (!p->in_use || p->job != j || pstate_final(p->state))
 			continue;
 		char err[256] = "";
 		if (c->nodes.setmeter(c->nodes.ctx, p->task, mask, c->filters[c->jobs[j].filter].name, err,
@@ -314,7 +330,7 @@ static enum control_result job_move(struct control *c, int argc, char **argv, co
 			 * always hold a server it meters (§4.3) */
 			if (ev == PE_START && p->state == PS_ACQUIRED)
 				say(c, "'%s' %s.\n", p->name, why);
-			else if (!(ev == PE_STOP && (p->state == PS_KILLED || p->state == PS_ACQUIRED)))
+			else if (!(ev == PE_STOP && (pstate_final(p->state) || p->state == PS_ACQUIRED)))
 				r = complain(c, CR_FAILED, where, "'%s' %s", p->name, why);
 			continue;
 		}
@@ -352,7 +368,7 @@ static enum control_result cmd_stopjob(struct control *c, int argc, char **argv,
 static int removable(struct control *c, const struct cproc *p, const char *where)
 {
 	const char *why;
-	if (p->state == PS_KILLED || p->state == PS_ACQUIRED || pstate_next(p->state, PE_REMOVE, &why) >= 0)
+	if (pstate_final(p->state) || p->state == PS_ACQUIRED || pstate_next(p->state, PE_REMOVE, &why) >= 0)
 		return 1;
 	complain(c, CR_FAILED, where, "'%s' %s", p->name, why);
 	return 0;
@@ -423,7 +439,7 @@ static void list_job(struct control *c, int j)
 		char id[24];
 		snprintf(id, sizeof id, "%u.%u", (unsigned)(p->task >> 16), (unsigned)(p->task & 0xffff));
 		say(c, "  %-10s %-9s %-16s %-10s %s\n", id, pstate_name(p->state), p->name, p->machine,
-		    p->state == PS_KILLED ? "-" : flags);
+		    pstate_final(p->state) ? "-" : flags);
 	}
 }
 
@@ -439,9 +455,17 @@ static enum control_result cmd_jobs(struct control *c, int argc, char **argv, co
 			say(c, "no jobs\n");
 		return CR_OK;
 	}
+	char unknown[CONTROL_LINE_MAX] = "";
+	int nunknown = 0;
 	for (int i = 1; i < argc; i++)
-		if (find_job(c, argv[i]) < 0)
-			return complain(c, CR_USAGE, where, "no job '%s'", argv[i]);
+		if (find_job(c, argv[i]) < 0) {
+			size_t used = strlen(unknown);
+			snprintf(unknown + used, sizeof unknown - used, "%s'%s'", nunknown++ ? ", " : "",
+				 argv[i]);
+		}
+	if (nunknown)
+		return complain(c, CR_USAGE, where, "no job%s %s (see 'jobs')", nunknown > 1 ? "s" : "",
+				unknown);
 	for (int i = 1; i < argc; i++)
 		list_job(c, find_job(c, argv[i]));
 	return CR_OK;
@@ -495,7 +519,7 @@ static enum control_result send_input(struct control *c, struct cproc *p, const 
 				      const char *where)
 {
 	char err[256] = "";
-	if (p->state == PS_ACQUIRED || p->state == PS_KILLED)
+	if (p->state == PS_ACQUIRED || pstate_final(p->state))
 		return complain(c, CR_FAILED, where, "'%s' is %s: its input is not ours to give", p->name,
 				pstate_name(p->state));
 	if (c->nodes.input(c->nodes.ctx, p->task, text, len, err, sizeof err) < 0)
@@ -720,6 +744,8 @@ enum control_result control_words(struct control *c, int n, char **words, const 
 		c->die_warned = 0;
 	if (r != CR_EXIT && (int)r > c->worst)
 		c->worst = r;
+	if (r != CR_EXIT)
+		c->last = r;
 	if (c->nodes.poll)
 		c->nodes.poll(c->nodes.ctx, 0);
 	return r;
@@ -815,8 +841,9 @@ void control_process_ended(struct control *c, uint32_t task, uint32_t reason, in
 	p->ended = 1;
 	p->end_reason = reason;
 	p->end_status = status;
-	if (pstate_next(p->state, PE_END, NULL) >= 0)
-		p->state = PS_KILLED;
+	int next = pstate_next(p->state, reason == EXIT_NORMAL ? PE_EXIT : PE_END, NULL);
+	if (next >= 0)
+		p->state = (enum pstate)next;
 	char why[64];
 	if (reason == EXIT_NORMAL && status != 0)
 		snprintf(why, sizeof why, "normal, status %d", (int)status);

@@ -194,19 +194,26 @@ static int has_service(struct control_net *n, const char *name)
 	return 0;
 }
 
+/* The host services a filter can be (all but the hub), blank-separated. */
+static void filter_names(const struct control_net *n, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n->st.nmembers; i++)
+		if (n->st.members[i].kind == MEMBER_SERVICE && strcmp(n->st.members[i].name, "ctl") &&
+		    used < size)
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "",
+						 n->st.members[i].name);
+}
+
 static int check_filter(struct control_net *n, const char *filter, char *err, size_t errlen)
 {
 	if (!filter || has_service(n, filter))
 		return 0;
-	char names[256] = "";
-	size_t used = 0;
-	for (int i = 0; i < n->st.nmembers; i++)
-		if (n->st.members[i].kind == MEMBER_SERVICE && strcmp(n->st.members[i].name, "ctl") &&
-		    used < sizeof names)
-			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
-						 used ? " " : "", n->st.members[i].name);
+	char names[256];
+	filter_names(n, names, sizeof names);
 	snprintf(err, errlen, "the cluster has no host service '%s' (its filters: %s)", filter,
-		 used ? names : "none; add a 'service NAME start=\"{dpm} filter ...\"' line");
+		 names[0] ? names : "none; add a 'service NAME start=\"{dpm} filter ...\"' line");
 	return -1;
 }
 
@@ -350,6 +357,26 @@ static int find_marks(struct dpm_log *log, uint32_t token, uint32_t *waiting, ch
 	return r < 0 || dpm_log_resume(log) < 0 ? -1 : 0;
 }
 
+int control_net_name(struct control_net *n, uint32_t task, char *name, size_t size, char *err,
+		     size_t errlen)
+{
+	struct ctl_frame f = ctl_frame_make(CTL_NAME, 0, task >> 16, task), reply;
+	char buf[64];
+	int32_t status;
+	if (request(n, &f, NULL, &reply, (uint8_t *)buf, sizeof buf - 1, &status, err, errlen) < 0 ||
+	    status)
+		return -1;
+	size_t len = reply.len < sizeof buf - 1 ? reply.len : sizeof buf - 1;
+	buf[len] = '\0';
+	if (!buf[0] || strlen(buf) >= size) {
+		snprintf(err, errlen, "node %u gave no usable name for %u.%u", (unsigned)(task >> 16),
+			 (unsigned)(task >> 16), (unsigned)(task & 0xffff));
+		return -1;
+	}
+	snprintf(name, size, "%s", buf);
+	return 0;
+}
+
 int control_net_marks(struct control_net *n, const char *filter, uint32_t token, const char *log_path,
 		      char *err, size_t errlen)
 {
@@ -371,6 +398,7 @@ int control_net_marks(struct control_net *n, const char *filter, uint32_t token,
 	struct dpm_log *log = dpm_log_open(log_path, err, errlen);
 	if (!log)
 		return -1;
+	dpm_log_follow(log); /* the filter is writing it */
 	long end = now_ms() + SYNC_LOG_MS;
 	int r = 0;
 	n->thinking = 1; /* waiting for the log, not the hub: the nodes hold */
@@ -406,12 +434,20 @@ static void op_poll(void *ctx, int ms)
 	control_net_poll(ctx, ms);
 }
 
+/* A filter is one of the cluster's host services other than the hub. */
+static int op_has_service(void *ctx, const char *name, char *list, size_t listlen)
+{
+	struct control_net *n = ctx;
+	filter_names(n, list, listlen);
+	return strcmp(name, "ctl") && has_service(n, name);
+}
+
 struct control_nodes control_net_nodes(struct control_net *n)
 {
 	return (struct control_nodes){
 		.ctx = n, .create = op_create, .setmeter = op_setmeter, .start = op_start,
 		.stop = op_stop, .kill = op_kill, .acquire = op_acquire, .input = op_input,
-		.sync_log = op_sync_log, .poll = op_poll,
+		.sync_log = op_sync_log, .poll = op_poll, .has_service = op_has_service,
 	};
 }
 

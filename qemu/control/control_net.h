@@ -72,4 +72,11 @@ uint32_t control_net_node(struct control_net *n, const char *machine);
  * something came from the hub, for the caller to react to. */
 void control_net_poll(struct control_net *n, int ms);
 
+/* The name of the program task was created from, as its node's process
+ * manager tells it (CTL_NAME; also after the process ended): 0 and name,
+ * or -1 with why in err (E_DEAD: that pm did not create it, or no longer
+ * remembers it). */
+int control_net_name(struct control_net *n, uint32_t task, char *name, size_t size, char *err,
+		     size_t errlen);
+
 #endif

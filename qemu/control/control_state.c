@@ -6,13 +6,16 @@
  *   new --start--> running <--stop/start--> stopped
  *   new --stop---> stopped
  *   running --end--> killed        stopped --remove (or end)--> killed
+ *   running --exit--> done         (it ended on its own, normally)
  *   acquired: metered only (never started, stopped or killed by the controller)
  *
  * The user never sends new straight to killed: a computation just built is
  * not thrown away by accident.  But a process's end is a fact the node
  * reports, not a command: a process that ended (a new one whose node went
  * down, an acquired server that exited) is killed whatever its state was,
- * so it can be removed and no longer counts as active.  killed is final.
+ * so it can be removed and no longer counts as active.  killed and done
+ * are final; done is only a normal end (exit), so `jobs` never shows a
+ * program that finished its work as killed.
  */
 #include <stddef.h>
 
@@ -20,13 +23,18 @@
 
 const char *pstate_name(enum pstate s)
 {
-	static const char *const names[] = { "new", "running", "stopped", "killed", "acquired" };
+	static const char *const names[] = { "new", "running", "stopped", "killed", "acquired", "done" };
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
 int pstate_active(enum pstate s)
 {
-	return s != PS_KILLED;
+	return !pstate_final(s);
+}
+
+int pstate_final(enum pstate s)
+{
+	return s == PS_KILLED || s == PS_DONE;
 }
 
 static int refuse(const char **why, const char *text)
@@ -39,10 +47,15 @@ static int refuse(const char **why, const char *text)
 int pstate_next(enum pstate from, enum pevent event, const char **why)
 {
 	if (from == PS_KILLED)
-		return refuse(why, event == PE_END ? "is killed: it has ended already"
-						   : "is killed: it cannot be restarted");
+		return refuse(why, event == PE_END || event == PE_EXIT ? "is killed: it has ended already"
+								      : "is killed: it cannot be restarted");
+	if (from == PS_DONE)
+		return refuse(why, event == PE_END || event == PE_EXIT ? "is done: it has ended already"
+								      : "is done: it ended, it cannot be restarted");
 	if (event == PE_END)
 		return PS_KILLED; /* from any live state: new, running, stopped or acquired */
+	if (event == PE_EXIT)
+		return PS_DONE;
 	if (from == PS_ACQUIRED)
 		return refuse(why, "is acquired: it can only be metered");
 	switch (event) {
@@ -55,6 +68,7 @@ int pstate_next(enum pstate from, enum pevent event, const char **why)
 			return refuse(why, "is already stopped");
 		return PS_STOPPED;
 	case PE_END:
+	case PE_EXIT:
 		break; /* decided above */
 	case PE_REMOVE:
 		if (from == PS_NEW)

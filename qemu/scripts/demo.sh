@@ -13,6 +13,8 @@
 # configurations), dpm causality (the file system's requests), and dpm
 # report, the page at REPORTDIR/index.html with the logs under raw/.
 # Everything else it makes is in OUTDIR; the cluster is always taken down.
+# One progress line a step on stderr (what each step printed is in OUTDIR:
+# cluster.status, fs.out, tsp.out, ...), then the summary.
 # The nodes run in virtual time, one clock for the whole cluster
 # (docs/virtual-time.md), and each log's delivery times are the ones
 # computed for its cluster (LOG.mtime); DEMO_CLOCK=icount or plain runs
@@ -46,7 +48,7 @@ step "booting 4 nodes (${node_arch[*]}, clock=$clock), a disk on n2, the meter f
 "$dpm" disk create "$out/disk.img" --size 16 --force >/dev/null
 cluster_file "$out/demo.cluster" 4 2 "$out/disk.img"
 cluster_up "$out/demo.cluster" "$out/cluster"
-"$dpm" cluster status --dir "$cluster_dir" >&2
+"$dpm" cluster status --dir "$cluster_dir" >"$out/cluster.status"
 
 step "starting the file system: RI and DM on n1, BM and DI on n2 (fsstart, through dpm control)"
 fs_start "$out/fsstart" 1 1 2 2
@@ -55,7 +57,6 @@ step "$users file-system test users on n1..n4, metered (dpm record -f $out/fs.ct
 fs_users_script "$out/fs.ctl" /demo "$users"
 fs_record "$out/fs" "$users"
 fs_names "$out/fs" "# the demo's file system: servers and test users"
-grep "fsuser.*verified" "$out/fs.out" | sed 's/^/  /' >&2
 
 step "TSP version 1, 8 servers over n1..n4, tsp $tsp_args, metered (dpm record -f $out/tsp.ctl)"
 cat >"$out/tsp.ctl" <<CTL
@@ -71,7 +72,6 @@ CTL
 	die "the TSP run failed (see $out/tsp.out)"
 grep -q '^tsp: tour cost: ' "$out/tsp.out" || die "tsp printed no tour (see $out/tsp.out)"
 run_table "$out/tsp.log"
-grep '^tsp: ' "$out/tsp.out" | sed 's/^/  /' >&2
 {
 	echo "# the demo's TSP run"
 	tsp_names "$out/tsp.log" 8 || die "the TSP trace does not show its 8 servers created"

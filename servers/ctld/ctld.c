@@ -141,11 +141,17 @@ static int send_frame(const struct ctl_frame *f, const void *payload)
 	return r;
 }
 
-static void reply(uint32_t id, int32_t status, uint32_t task)
+static void reply_with(uint32_t id, int32_t status, uint32_t task, const void *payload,
+		       uint32_t len)
 {
 	struct ctl_frame f = { .magic = CTL_MAGIC, .type = CTL_REPLY, .id = id, .node = my_node,
-			       .task = task, .a = (uint32_t)status };
-	send_frame(&f, NULL);
+			       .task = task, .a = (uint32_t)status, .len = len };
+	send_frame(&f, payload);
+}
+
+static void reply(uint32_t id, int32_t status, uint32_t task)
+{
+	reply_with(id, status, task, NULL, 0);
 }
 
 /* ---- managed processes ---------------------------------------------------- */
@@ -446,6 +452,15 @@ static void request(const struct ctl_frame *f, const uint8_t *payload)
 	case CTL_MARK:
 		r = do_mark(f, payload);
 		break;
+	case CTL_NAME: {
+		char name[PM_NAME_MAX];
+		r = pm_name(f->task, name, sizeof name);
+		if (r == 0) {
+			reply_with(f->id, 0, task, name, (uint32_t)strlen(name) + 1);
+			return;
+		}
+		break;
+	}
 	default:
 		r = E_BADREQ;
 	}

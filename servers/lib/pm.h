@@ -10,6 +10,7 @@
  */
 #ifndef DPM_PM_H
 #define DPM_PM_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/abi/calls.h"
@@ -22,9 +23,15 @@ enum pm_op {
 	PM_GIVELINK = 5, /* passed link goes into `slot` of `task` (-1: first free) */
 	PM_SETMETER = 6, /* flags, batch; passed link: the meter link (optional
 	                    when the process already has one) */
-	PM_DISKLINK = 7  /* node (0: this one); the reply carries a kernel link
+	PM_DISKLINK = 7, /* node (0: this one); the reply carries a kernel link
 	                    with LINK_KDISK to that node's disk (docs/fs.md) */
+	PM_NAME = 8      /* task (of this node): the name of the program this pm
+	                    created it from, also after it ended (the newest
+	                    PM_NAMES_KEPT creations are kept); anyone may ask */
 };
+
+#define PM_NAME_MAX 24     /* a program name, NUL included (the kernel's) */
+#define PM_NAMES_KEPT 256
 
 #define PM_ARGS_MAX 1024
 
@@ -44,6 +51,7 @@ struct pm_reply {
 	int32_t status;   /* 0 or an E_* code */
 	uint32_t task;    /* PM_CREATE: the new process */
 	int32_t slot;     /* PM_GIVELINK: where the link went */
+	char name[PM_NAME_MAX]; /* PM_NAME: the program's name */
 };
 
 #define PM_REQUEST_HEADER ((uint32_t)(sizeof(struct pm_request) - PM_ARGS_MAX))
@@ -64,6 +72,10 @@ int pm_setmeter(uint32_t task, uint32_t flags, int meter_link, uint32_t batch);
  * index, or an E_* code (E_BADREQ: that node has no disk).  Any process may
  * ask: the disk is as open as the file system servers that use it. */
 int pm_disklink(uint32_t node);
+/* The name of the program `task` (a process of this node) was created
+ * from by this node's pm, into name (size bytes): 0, or E_DEAD when the pm
+ * does not know it (not created by it, or too long ago). */
+int pm_name(uint32_t task, char *name, size_t size);
 /* Create and start; returns as pm_create. */
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task);
 /* Wait on notify_link's code for the notice about `task`; 0 and *notice. */

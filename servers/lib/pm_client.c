@@ -82,6 +82,20 @@ int pm_disklink(uint32_t node)
 	return m.passed >= 0 ? m.passed : E_BADREQ;
 }
 
+int pm_name(uint32_t task, char *name, size_t size)
+{
+	struct pm_request req = { .op = PM_NAME, .task = task };
+	struct pm_reply rep;
+	int r = pm_request(&req, -1, &rep);
+	if (r == 0 && size) {
+		size_t n = strnlen(rep.name, sizeof rep.name);
+		n = n < size - 1 ? n : size - 1;
+		memcpy(name, rep.name, n);
+		name[n] = '\0';
+	}
+	return r;
+}
+
 int pm_spawn(const char *const argv[], int notify_link, uint32_t *task)
 {
 	int r = pm_create(argv, notify_link, task);

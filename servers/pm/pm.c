@@ -33,9 +33,43 @@ struct child {
 };
 
 static struct child children[MAX_CHILDREN];
+
+/* The programs this pm created processes from, newest last (PM_NAME): a
+ * ring apart from the children, so a name outlives its process (the
+ * controller asks after a run, to name the processes of its trace). */
+static struct { uint32_t task; char name[PM_NAME_MAX]; } names[PM_NAMES_KEPT];
+static uint32_t my_node;
+static uint32_t names_next;
+
+static void remember_name(uint32_t task, const char *prog)
+{
+	const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+	size_t n = strnlen(base, PM_NAME_MAX - 1);
+	uint32_t i = names_next++ % PM_NAMES_KEPT;
+	names[i].task = task;
+	memcpy(names[i].name, base, n);
+	names[i].name[n] = '\0';
+}
+
+static int name_of(uint32_t task, struct pm_reply *rep)
+{
+	if (task == ((my_node << 16) | PM_PID)) { /* the kernel started us */
+		memcpy(rep->name, "pm", 3);
+		return 0;
+	}
+	uint32_t kept = names_next < PM_NAMES_KEPT ? names_next : PM_NAMES_KEPT;
+	for (uint32_t k = 1; k <= kept; k++) { /* newest first: a pid used again */
+		uint32_t i = (names_next - k) % PM_NAMES_KEPT;
+		if (names[i].task == task) {
+			memcpy(rep->name, names[i].name, sizeof rep->name);
+			return 0;
+		}
+	}
+	return E_DEAD;
+}
+
 static uint32_t next_age;
 static int self_link;
-static uint32_t my_node;
 static int pm_link[256]; /* links to other nodes' process managers, or 0 */
 
 static int kernel_request(const uint32_t *words, uint32_t nwords, const void *tail, uint32_t tail_len,
@@ -100,6 +134,7 @@ static int create(uint32_t creator, const struct pm_request *req, uint32_t len, 
 	}
 	*c = (struct child){ .in_use = 1, .task = task, .creator = creator, .notify = notify, .age = next_age++ };
 	rep->task = task;
+	remember_name(task, req->args);
 	return 0;
 }
 
@@ -311,7 +346,7 @@ static void meter_like_creator(uint32_t node, uint32_t creator, uint32_t child)
 
 static void serve(const struct message *m, struct pm_request *req, int len)
 {
-	struct pm_reply rep = { 0, 0, -1 };
+	struct pm_reply rep = { 0, 0, -1, "" };
 	int keep_passed = 0, reply_link = -1;
 	/* another node's process manager may act for the original requester */
 	int from_pm = (m->from & 0xffff) == PM_PID && (m->from >> 16) != my_node;
@@ -333,6 +368,8 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 		keep_passed = rep.status == 0;
 	} else if (req->op >= PM_START && req->op <= PM_SETMETER) {
 		rep.status = control(creator, req, m->passed, &rep);
+	} else if (req->op == PM_NAME) {
+		rep.status = name_of(req->task, &rep);
 	} else if (req->op == PM_DISKLINK) {
 		/* anyone may have the disk: the file system servers are plain processes */
 		uint32_t w[1] = { KR_DISKLINK };

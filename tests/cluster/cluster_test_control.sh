@@ -150,7 +150,7 @@ expect_status 1 "bad input: an unknown program fails" ctl "filter meter
 newjob b
 add b n1 nosuch"
 check "bad input: ...with the node's reason" has "no program of that name in the boot image (E_NOPROG)" "$err"
-expect_status 1 "bad input: a filter the cluster lacks fails" ctl "filter nofilter
+expect_status 2 "bad input: a filter the cluster lacks is refused at 'filter' (bad input)" ctl "filter nofilter
 newjob b
 add b n1 pp cat"
 check "bad input: ...naming the cluster's filters" has "the cluster has no host service 'nofilter' (its filters: meter)" "$err"

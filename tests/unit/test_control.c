@@ -174,18 +174,20 @@ static enum pstate state_of(const char *name)
 static void test_every_transition(void **state)
 {
 	(void)state;
-	/* rows: from new, running, stopped, killed, acquired; columns:
-	 * start, stop, end, remove; -1: refused.  An end is reported, not
-	 * commanded: it kills a process in any live state, even a new one
-	 * (its node went down) or an acquired one (the server exited). */
-	static const int want[5][4] = {
-		[PS_NEW] = { PS_RUNNING, PS_STOPPED, PS_KILLED, -1 },
-		[PS_RUNNING] = { -1, PS_STOPPED, PS_KILLED, -1 },
-		[PS_STOPPED] = { PS_RUNNING, -1, PS_KILLED, PS_KILLED },
-		[PS_KILLED] = { -1, -1, -1, -1 },
-		[PS_ACQUIRED] = { -1, -1, PS_KILLED, -1 },
+	/* rows: from new, running, stopped, killed, acquired, done; columns:
+	 * start, stop, end, exit, remove; -1: refused.  An end is reported,
+	 * not commanded: it kills a process in any live state, even a new one
+	 * (its node went down); a normal exit makes it done, even an acquired
+	 * one (the server exited). */
+	static const int want[6][5] = {
+		[PS_NEW] = { PS_RUNNING, PS_STOPPED, PS_KILLED, PS_DONE, -1 },
+		[PS_RUNNING] = { -1, PS_STOPPED, PS_KILLED, PS_DONE, -1 },
+		[PS_STOPPED] = { PS_RUNNING, -1, PS_KILLED, PS_DONE, PS_KILLED },
+		[PS_KILLED] = { -1, -1, -1, -1, -1 },
+		[PS_ACQUIRED] = { -1, -1, PS_KILLED, PS_DONE, -1 },
+		[PS_DONE] = { -1, -1, -1, -1, -1 },
 	};
-	for (int s = PS_NEW; s <= PS_ACQUIRED; s++)
+	for (int s = PS_NEW; s <= PS_DONE; s++)
 		for (int e = PE_START; e <= PE_REMOVE; e++) {
 			const char *why = NULL;
 			int got = pstate_next((enum pstate)s, (enum pevent)e, &why);
@@ -195,7 +197,9 @@ static void test_every_transition(void **state)
 				assert_non_null(why);
 		}
 	assert_false(pstate_active(PS_KILLED));
+	assert_false(pstate_active(PS_DONE));
 	assert_true(pstate_active(PS_ACQUIRED));
+	assert_string_equal(pstate_name(PS_DONE), "done");
 }
 
 static void test_flags(void **state)
@@ -283,10 +287,17 @@ static void test_flags_accumulate_and_reach_new_processes(void **state)
 	run("add foo n1 A");
 	assert_string_equal(out(), "process 'A.2' was created: identifier = 1.7\n");
 	assert_string_equal(calls, "create n1 A flags=a filter=meter input=-;");
-	/* an unknown event changes nothing */
+	/* an unknown event changes nothing, and every unknown one is named */
 	assert_int_equal(run("setflags foo send bogus"), CR_USAGE);
-	assert_string_equal(errs(), "t: unknown event 'bogus' (try 'help setflags')\n");
+	assert_string_equal(errs(), "t: unknown event 'bogus': no flags set (try 'help setflags')\n");
 	assert_int_equal(ctl.jobs[0].flags, METER_FLAG(TRACE_SEND) | METER_FLAG(TRACE_RECEIVE));
+	calls[0] = '\0';
+	assert_int_equal(run("setflags foo foo fork send accept receive connect"), CR_USAGE);
+	assert_string_equal(errs(), "t: unknown events 'foo', 'accept', 'connect': no flags set "
+				    "(try 'help setflags')\n");
+	assert_int_equal(ctl.jobs[0].flags, METER_FLAG(TRACE_SEND) | METER_FLAG(TRACE_RECEIVE));
+	assert_string_equal(calls, ""); /* no process was touched */
+	assert_string_equal(out(), "");
 }
 
 /* ---- refusals ----------------------------------------------------------- */
@@ -345,7 +356,7 @@ static void test_ended_process_is_removable_and_inactive(void **state)
 	assert_int_equal(state_of("B"), PS_KILLED);
 	control_process_ended(&ctl, 0x30007, EXIT_NORMAL, 0);
 	out();
-	assert_int_equal(state_of("n3.7"), PS_KILLED);
+	assert_int_equal(state_of("n3.7"), PS_DONE);
 	calls[0] = '\0';
 	assert_int_equal(run("die"), CR_OK); /* only A is active now */
 	assert_string_equal(errs(), "t: 1 process is still active (new, running, stopped or acquired); "
@@ -458,10 +469,63 @@ static void test_bad_commands(void **state)
 		"t: cannot read standard input file '/nonexistent/input': No such file or directory\n"
 		"t: '<' must be followed by one file, at the end of the line\n"
 		"t: usage: startjob JOB\n"
-		"t: no job 'nosuch'\n"
+		"t: no job 'nosuch' (see 'jobs')\n"
 		"t: usage: getlog FILTER DESTINATION\n");
 	assert_string_equal(calls, "");
 	assert_int_equal(ctl.worst, CR_USAGE);
+	assert_int_equal(ctl.last, CR_USAGE);
+	/* a prompt's status is its last command's: one that works clears it */
+	assert_int_equal(run("jobs"), CR_OK);
+	assert_int_equal(ctl.last, CR_OK);
+	assert_int_equal(ctl.worst, CR_USAGE);
+	assert_int_equal(run("jobs foo x y"), CR_USAGE);
+	assert_string_equal(errs(), "t: no jobs 'x', 'y' (see 'jobs')\n");
+	out();
+}
+
+/* The cluster has host services meter and other; ctl is the hub. */
+static int fake_has_service(void *ctx, const char *name, char *list, size_t n)
+{
+	(void)ctx;
+	snprintf(list, n, "meter other");
+	return !strcmp(name, "meter") || !strcmp(name, "other");
+}
+
+static void test_filter_must_be_a_service_of_the_cluster(void **state)
+{
+	(void)state;
+	ctl.nodes.has_service = fake_has_service;
+	/* the 1984 manual's form 'filter NAME MACHINE' names no service here */
+	assert_int_equal(run("filter f1 n2"), CR_USAGE);
+	assert_string_equal(errs(), "t: the cluster has no host service 'f1' (its filters: meter other); "
+				    "usage: filter SERVICE [LOG], SERVICE a 'service' line of the cluster "
+				    "file\n");
+	assert_int_equal(run("filter"), CR_OK);
+	assert_string_equal(out(), "no filters\n");
+	assert_int_equal(run("filter other"), CR_OK);
+	assert_int_equal(ctl.default_filter, 0);
+	ctl.nodes.has_service = NULL;
+}
+
+/* A process that ended on its own reads done in jobs; one that was killed
+ * or faulted reads killed. */
+static void test_normal_end_reads_done(void **state)
+{
+	(void)state;
+	build_foo();
+	run("startjob foo");
+	out();
+	control_process_ended(&ctl, 0x10005, EXIT_NORMAL, 0);
+	control_process_ended(&ctl, 0x20006, EXIT_KILLED, 0);
+	out();
+	assert_int_equal(run("jobs foo"), CR_OK);
+	const char *text = out();
+	assert_non_null(strstr(text, "1.5        done      A "));
+	assert_non_null(strstr(text, "2.6        killed    B "));
+	assert_int_equal(run("startjob foo"), CR_FAILED);
+	assert_string_equal(errs(), "t: 'A' is done: it ended, it cannot be restarted\n"
+				    "t: 'B' is killed: it cannot be restarted\n");
+	assert_int_equal(run("rmjob foo"), CR_OK);
 }
 
 static void test_die_warns_once_while_active(void **state)
@@ -528,6 +592,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_transition),
+		cmocka_unit_test_setup_teardown(test_filter_must_be_a_service_of_the_cluster, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_normal_end_reads_done, setup, teardown),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test_setup_teardown(test_appendix_b_session, setup, teardown),

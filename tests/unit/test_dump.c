@@ -61,12 +61,11 @@ static void test_text_shows_each_field_in_its_base(void **state)
 
 static void test_bases_two_and_eight(void **state)
 {
-	static const char log[] = "DPMLOG 1\ndescriptions 40\n"
-				  "X 1.\na,0,1,2\nb,1,1,8\nc,2,1,16\nd,3,1,10;\n"
-				  "records\n\0\0\5\11\37\7\0\0\0\0\0\0";
+	static const char recs[] = "\0\0\5\11\37\7\0\0\0\0\0\0";
 	char *out, *err;
 	(void)state;
-	tf_write_bytes(tf_path("bases.log"), log, sizeof log - 1);
+	tf_write_log(tf_path("bases.log"), "X 1.\na,0,1,2\nb,1,1,8\nc,2,1,16\nd,3,1,10;\n", recs,
+		     sizeof recs - 1);
 	assert_int_equal(dump(tf_path("bases.log"), NULL, &out, &err), 0);
 	assert_string_equal(out, "X a=0b101 b=011 c=0x1f d=7\nX a=0b0 b=0 c=0x0 d=0\n");
 	free(out);
@@ -120,17 +119,28 @@ static void test_usage_and_errors(void **state)
 	assert_int_equal(dump("--bogus", "x", &out, &err), 2);
 	free(out);
 	free(err);
-	assert_int_equal(dump(tf_path("none.log"), NULL, &out, &err), 1);
+	assert_int_equal(dump(tf_path("none.log"), NULL, &out, &err), 2);
 	assert_non_null(strstr(err, "none.log: No such file or directory\n"));
 	free(out);
 	free(err);
-	/* An incomplete last record: the rest is printed, and it is said. */
+	/* A log cut inside its last block (the NOTE's): the blocks before it
+	 * are printed, then the cut is an error of bad input, with its byte. */
 	tf_make_log(tf_path("cut.log"), NULL, stream, sample_stream());
 	tf_truncate_by(tf_path("cut.log"), 3);
-	assert_int_equal(dump(tf_path("cut.log"), NULL, &out, &err), 0);
+	assert_int_equal(dump(tf_path("cut.log"), NULL, &out, &err), 2);
 	assert_non_null(strstr(out, "\nDROPPED "));
 	assert_null(strstr(out, "NOTE"));
-	assert_non_null(strstr(err, "ignored an incomplete last record (27 bytes)"));
+	assert_non_null(strstr(err, "log ends inside a block (16 + 30 bytes of block expected, 43 "
+				    "present): truncated log\n"));
+	free(out);
+	free(err);
+	/* Random bytes: neither a log nor a CSV, said so. */
+	uint8_t junk[300];
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = (uint8_t)(i * 167 + 13);
+	tf_write_bytes(tf_path("junk.bin"), junk, sizeof junk);
+	assert_int_equal(dump(tf_path("junk.bin"), NULL, &out, &err), 2);
+	assert_non_null(strstr(err, "junk.bin: not a DPM log or trace CSV\n"));
 	free(out);
 	free(err);
 }

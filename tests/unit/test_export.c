@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "qemu/dpm_commands.h"
+#include "hostfilter/tracelog/logformat.h"
 #include "hostfilter/tracelog/print.h"
 #include "tests/export/export_check.h"
 #include "test_filter_support.h"
@@ -218,13 +219,20 @@ static void test_ctf_timestamps_never_go_back(void **state)
 static void test_ctf_keyword_field_is_escaped(void **state)
 {
 	(void)state;
-	/* a log of one layout whose fields are named like TSDL keywords */
-	static const char text[] = "DPMLOG 1\ndescriptions 62\n"
-				   "X 50.\nmachine,0,4,10\ntime,4,8,10\nevent,12,4,10\nstruct,16,1,2;\n"
-				   "records\n\0\0\1\0\0\0\5\0\0\0\0\0\0\0\7\0\0\0\3";
+	/* a log of one layout whose fields are named like TSDL keywords: the
+	 * header with its descriptions' CRC, then one block of one record */
+	static const char desc[] = "X 50.\nmachine,0,4,10\ntime,4,8,10\nevent,12,4,10\nstruct,16,1,2;\n";
+	static const uint8_t rec[] = { 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 3 };
+	char text[512];
+	int n = snprintf(text, sizeof text, "DPMLOG 2\ndescriptions %zu crc32 %08x\n%srecords\n",
+			 sizeof desc - 1, (unsigned)log_crc32(desc, sizeof desc - 1), desc);
+	uint8_t head[LOG_BLOCK_HEADER];
+	log_block_header(head, sizeof rec, log_crc32(rec, sizeof rec));
+	memcpy(text + n, head, sizeof head);
+	memcpy(text + n + sizeof head, rec, sizeof rec);
 	char log[256];
 	snprintf(log, sizeof log, "%s", tf_path("kw.log"));
-	tf_write_bytes(log, text, sizeof text - 1);
+	tf_write_bytes(log, text, (size_t)n + sizeof head + sizeof rec);
 	char dir[256];
 	snprintf(dir, sizeof dir, "%s", tf_path("kw.ctf"));
 	assert_int_equal(run_export("ctf", dir, log), 0);
@@ -253,7 +261,8 @@ static void test_usage_and_bad_logs(void **state)
 	assert_non_null(strstr(err, "unknown format 'svg'"));
 	free(err);
 
-	/* a corrupt record after good ones: exit 1, and no OUT at all */
+	/* a log cut inside a block after good ones: bad input, exit 2, and no
+	 * OUT at all */
 	char *good = tf_read_file(log);
 	struct stat st;
 	assert_int_equal(stat(log, &st), 0);
@@ -266,10 +275,10 @@ static void test_usage_and_bad_logs(void **state)
 	for (int i = 0; i < 3; i++) {
 		char out[256];
 		snprintf(out, sizeof out, "%s", tf_path(formats[i]));
-		assert_int_equal(run_export(formats[i], out, bad), 1);
+		assert_int_equal(run_export(formats[i], out, bad), 2);
 		assert_int_equal(access(out, F_OK), -1);
 		err = tf_read_file(tf_path("export.err"));
-		if (!strstr(err, "record layout 65535 is not described"))
+		if (!strstr(err, "truncated log"))
 			fail_msg("%s", err);
 		free(err);
 	}

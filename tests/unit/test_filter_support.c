@@ -23,6 +23,7 @@
 
 #include "qemu/dpm_commands.h"
 #include "hostfilter/tracelog/log.h"
+#include "hostfilter/tracelog/logformat.h"
 #include "hostfilter/filter/meterstream.h"
 #include "test_filter_support.h"
 
@@ -150,6 +151,30 @@ void tf_write_bytes(const char *path, const void *data, size_t len)
 	FILE *f = fopen(path, "wb");
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+void tf_write_log(const char *path, const char *descs, const void *records, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fprintf(f, "%sdescriptions %zu crc32 %08x\n%s%s", LOG_MAGIC, strlen(descs),
+		(unsigned)log_crc32(descs, strlen(descs)), descs, LOG_RECORDS_LINE);
+	if (len) {
+		uint8_t h[LOG_BLOCK_HEADER];
+		log_block_header(h, (uint32_t)len, log_crc32(records, len));
+		assert_int_equal(fwrite(h, 1, sizeof h, f), sizeof h);
+		assert_int_equal(fwrite(records, 1, len, f), len);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+void tf_overwrite(const char *path, long at, const void *bytes, size_t n)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, at, at < 0 ? SEEK_END : SEEK_SET), 0);
+	assert_int_equal(fwrite(bytes, 1, n, f), n);
 	assert_int_equal(fclose(f), 0);
 }
 

@@ -52,6 +52,13 @@ void tf_truncate_by(const char *path, long bytes); /* cut the end off */
 int tf_run(int (*main_fn)(int, char **), const char *const *argv, const char *in_path,
 	   const char *out_path, const char *err_path);
 
+/* A log of the current format with the descriptions descs and one block
+ * of `len` bytes of records (none if len is 0), as a filter would write it. */
+void tf_write_log(const char *path, const char *descs, const void *records, size_t len);
+
+/* Overwrite n bytes of a file at offset at (from the end if negative). */
+void tf_overwrite(const char *path, long at, const void *bytes, size_t n);
+
 /* Write `len` bytes to a new file. */
 void tf_write_bytes(const char *path, const void *data, size_t len);
 
