@@ -15,6 +15,7 @@ ANALYSIS_P := analysis/model/mtime.c analysis/model/mtime_log.c analysis/model/g
 	analysis/model/heap.c \
 	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \
 	analysis/model/parallelism.c analysis/model/assign.c analysis/model/configs.c \
+	analysis/model/critical.c \
 	analysis/model/wordfile.c
 # model/: message statistics.
 ANALYSIS_STATS := analysis/model/stats.c
@@ -39,6 +40,7 @@ ANALYSIS_STUDIES := analysis/studies/thesis_ref.c analysis/studies/study.c \
 	analysis/studies/tsp.c analysis/studies/tsp_page.c analysis/studies/studies.c
 # commands/: one file per subcommand.
 ANALYSIS_COMMANDS := analysis/commands/parallel.c analysis/commands/stats.c \
+	analysis/commands/critical.c \
 	analysis/commands/causality.c analysis/commands/report.c
 
 ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
@@ -73,3 +75,10 @@ ALL_TARGETS += $(TRACEGEN)
 BENCH_TARGETS += bench-analysis
 bench-analysis: $(DPM) $(TRACEGEN)
 	bash analysis/bench/bench-analysis.sh $(DPM) $(TRACEGEN) $(BUILD)/bench
+$(eval $(call unit_test,test_critical,tests/unit/test_critical.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_ALL) $(TRACELOG_LIB)))
+
+.PHONY: bench-critical
+BENCH_TARGETS += bench-critical
+bench-critical: $(DPM) $(TRACEGEN)
+	bash analysis/bench/bench-critical.sh $(DPM) $(TRACEGEN) $(BUILD)/bench

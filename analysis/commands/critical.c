@@ -1,0 +1,579 @@
+/*
+ * analysis/commands/critical.c - `dpm critical`: the critical path of a traced
+ * run and where its time went (INMON, thesis 004 Ch. 5-7), per job, node,
+ * process and request, as a table, CSV or JSON.  The network, the walk and
+ * the states are analysis/model/critical.c; this file sums and prints.
+ * docs/critical.md is the user's page.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/model/cli.h"
+#include "analysis/model/critical.h"
+
+struct copts {
+	enum out_format fmt;
+	size_t path_steps; /* steps of the path printed, 0 all */
+	size_t slowest;    /* slowest requests shown */
+	const char *input;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: dpm critical [options] TRACE\n"
+		"\n"
+		"The critical path through a traced run (filter log or trace CSV) by\n"
+		"INMON's backward walk, which at each RECEIVE follows whichever of the\n"
+		"process and the message came last, and the run's response time split\n"
+		"into states: running, ready, in_flight, queued, blocked_receive,\n"
+		"blocked_call, external, kernel.  Per job, node and process, for all\n"
+		"activities of each process, and per request (a CALL: a SEND to X then\n"
+		"a RECEIVE from X).  Times are compared across nodes, so the run must\n"
+		"be on one clock (virtual time) or on one node.\n"
+		"\n"
+		"  --csv            the decompositions as CSV rows (scope,name,...)\n"
+		"  --json           everything as one JSON object\n"
+		"  --path-steps N   last N steps of the path shown (default 20, 0 all)\n"
+		"  --requests N     slowest N requests shown (default 5)\n"
+		"  --help           this text\n"
+		"\n"
+		"Exit status: 0 ok, 1 analysis failed, 2 bad usage or input.\n");
+}
+
+static int parse_options(int argc, char **argv, struct copts *o)
+{
+	static const struct option longopts[] = {
+		{ "csv", no_argument, 0, 'c' },
+		{ "json", no_argument, 0, 'j' },
+		{ "path-steps", required_argument, 0, 'p' },
+		{ "requests", required_argument, 0, 'r' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	memset(o, 0, sizeof *o);
+	o->path_steps = 20;
+	o->slowest = 5;
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->fmt = OUT_CSV; break;
+		case 'j': o->fmt = OUT_JSON; break;
+		case 'h': usage(stdout); return 1;
+		case 'p':
+			if (cli_parse_count(optarg, &o->path_steps) < 0)
+				return cli_usage_error("critical", "--path-steps wants a count, not '%s'",
+						       optarg);
+			break;
+		case 'r':
+			if (cli_parse_count(optarg, &o->slowest) < 0)
+				return cli_usage_error("critical", "--requests wants a count, not '%s'",
+						       optarg);
+			break;
+		default:
+			return cli_usage_error("critical", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("critical", optind == argc ? "no trace given" : "one trace only");
+	o->input = argv[optind];
+	return 0;
+}
+
+/* ---- the sums ----------------------------------------------------------------- */
+
+struct proc_sum {
+	struct cstates path;  /* on the critical path */
+	struct cstates all;   /* the process's whole traced life */
+	uint64_t queued;      /* its messages' waits in its queue */
+	uint64_t cpu;         /* PROCTIME from its first to its last event */
+};
+
+struct server_sum {
+	uint64_t count, response;
+	struct cstates states;
+};
+
+struct request {
+	uint32_t send, reply;
+	uint64_t response;
+	struct cstates states;
+};
+
+struct result {
+	struct cnet net;
+	struct cpath path;
+	struct cstates job;
+	uint64_t elapsed, length, clamped_cpu;
+	struct proc_sum *proc;
+	struct server_sum *server;  /* by the called process */
+	uint64_t nrequests, request_mismatch;
+	struct request *slow;       /* the slowest, longest first */
+	size_t nslow;
+	uint32_t *machines;         /* distinct machines, sorted */
+	size_t nmachines;
+	struct cstates *by_machine;
+};
+
+static void result_free(struct result *r)
+{
+	cpath_free(&r->path);
+	cnet_free(&r->net);
+	free(r->proc);
+	free(r->server);
+	free(r->slow);
+	free(r->machines);
+	free(r->by_machine);
+}
+
+static size_t machine_index(const struct result *r, uint32_t m)
+{
+	size_t lo = 0, hi = r->nmachines;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->machines[mid] < m)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int collect_machines(struct result *r)
+{
+	const struct trace *t = r->net.g.tr;
+	r->machines = malloc((t->nproc + 1) * sizeof *r->machines);
+	r->by_machine = calloc(t->nproc + 1, sizeof *r->by_machine);
+	if (!r->machines || !r->by_machine)
+		return -1;
+	for (size_t p = 0; p < t->nproc; p++)
+		r->machines[p] = t->proc[p].machine;
+	qsort(r->machines, t->nproc, sizeof *r->machines, cmp_u32);
+	size_t n = 0;
+	for (size_t i = 0; i < t->nproc; i++)
+		if (n == 0 || r->machines[n - 1] != r->machines[i])
+			r->machines[n++] = r->machines[i];
+	r->nmachines = n;
+	return 0;
+}
+
+static void sum_path(struct result *r)
+{
+	const struct cnet *n = &r->net;
+	for (size_t i = 0; i < r->path.nsteps; i++) {
+		struct cstates s;
+		cstep_states(n, &r->path, i, &s);
+		uint32_t p = cstep_process(n, &r->path.steps[i]);
+		cstates_add(&r->job, &s);
+		cstates_add(&r->proc[p].path, &s);
+		cstates_add(&r->by_machine[machine_index(r, n->g.tr->proc[p].machine)], &s);
+	}
+	r->length = cstates_total(&r->job);
+	r->elapsed = cnet_time(n, n->last) - n->t0;
+}
+
+static void sum_processes(struct result *r)
+{
+	const struct cnet *n = &r->net;
+	for (uint32_t k = 0; k < n->g.nnodes; k++) {
+		struct cstates s;
+		uint32_t p = n->g.node_proc[k];
+		cstretch_states(n, k, &s);
+		cstates_add(&r->proc[p].all, &s);
+		r->proc[p].queued += cnet_queued_wait(n, k);
+		r->clamped_cpu += cgraph_proc_arc(&n->g, k) - s.ns[CS_RUNNING];
+	}
+	for (size_t p = 0; p < n->g.tr->nproc; p++)
+		r->proc[p].cpu = cgraph_tproc(&n->g, (uint32_t)p);
+}
+
+/* Keep the slowest requests, longest first (insertion: the list is short). */
+static void keep_slow(struct result *r, size_t want, const struct request *q)
+{
+	if (want == 0 || (r->nslow == want && r->slow[want - 1].response >= q->response))
+		return;
+	size_t i = r->nslow < want ? r->nslow++ : want - 1;
+	while (i > 0 && r->slow[i - 1].response < q->response) {
+		r->slow[i] = r->slow[i - 1];
+		i--;
+	}
+	r->slow[i] = *q;
+}
+
+static int sum_requests(struct result *r, size_t want)
+{
+	const struct cnet *n = &r->net;
+	r->slow = calloc(want + 1, sizeof *r->slow);
+	if (!r->slow)
+		return -1;
+	struct cpath p;
+	memset(&p, 0, sizeof p);
+	for (uint32_t k = 0; k < n->g.nnodes; k++) {
+		uint32_t s = cnet_call_of(n, k);
+		if (s == NO_NODE)
+			continue;
+		struct request q = { .send = s, .reply = k,
+				     .response = cnet_time(n, k) - cnet_time(n, s) };
+		cpath_free(&p);
+		if (critical_walk_request(n, s, k, &p) < 0) {
+			cpath_free(&p);
+			return -1;
+		}
+		for (size_t i = 0; i < p.nsteps; i++) {
+			struct cstates st;
+			cstep_states(n, &p, i, &st);
+			cstates_add(&q.states, &st);
+		}
+		r->request_mismatch += cstates_total(&q.states) != q.response;
+		struct server_sum *sv = &r->server[cgraph_event(&n->g, s)->dst];
+		sv->count++;
+		sv->response += q.response;
+		cstates_add(&sv->states, &q.states);
+		r->nrequests++;
+		keep_slow(r, want, &q);
+	}
+	cpath_free(&p);
+	return 0;
+}
+
+static int analyse(const struct copts *o, const struct trace *t, struct result *r)
+{
+	char err[512];
+	memset(r, 0, sizeof *r);
+	if (cnet_build(&r->net, t, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (critical_walk(&r->net, &r->path, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_BADINPUT;
+	}
+	r->proc = calloc(t->nproc + 1, sizeof *r->proc);
+	r->server = calloc(t->nproc + 1, sizeof *r->server);
+	if (!r->proc || !r->server || collect_machines(r) < 0 || sum_requests(r, o->slowest) < 0) {
+		fprintf(stderr, "%s: out of memory\n", t->path);
+		return EXIT_FAILED;
+	}
+	sum_path(r);
+	sum_processes(r);
+	return EXIT_OK;
+}
+
+/* ---- printing ----------------------------------------------------------------- */
+
+static const char *pname(const struct result *r, uint32_t p, char *buf, size_t len)
+{
+	return process_name(r->net.g.tr, p, buf, len);
+}
+
+static const char *const step_name[] = { "process", "message", "queued message", "created" };
+
+static void print_states_text(const char *title, const struct cstates *s, uint64_t whole)
+{
+	char a[32];
+	printf("%s\n", title);
+	for (int i = 0; i < CS_COUNT; i++)
+		printf("  %-16s %12s %6.1f%%\n", cstate_name[i], fmt_ns((double)s->ns[i], a, sizeof a),
+		       whole ? 100.0 * (double)s->ns[i] / (double)whole : 0.0);
+}
+
+static void states_header(const char *first)
+{
+	printf("%-10s %12s", first, "total");
+	for (int i = 0; i < CS_COUNT; i++)
+		printf(" %12.12s", cstate_name[i]);
+	printf("\n");
+}
+
+static void states_row(const char *name, const struct cstates *s)
+{
+	char a[32];
+	printf("%-10s %12s", name, fmt_ns((double)cstates_total(s), a, sizeof a));
+	for (int i = 0; i < CS_COUNT; i++)
+		printf(" %12s", fmt_ns((double)s->ns[i], a, sizeof a));
+	printf("\n");
+}
+
+static void print_path_text(const struct result *r, size_t want)
+{
+	const struct cnet *n = &r->net;
+	size_t from = want && r->path.nsteps > want ? r->path.nsteps - want : 0;
+	char a[32], b[32], c[32];
+	printf("\nthe path's %s (time ns, process, step from, states):\n",
+	       from ? "last steps" : "steps");
+	if (from)
+		printf("  ... %zu earlier steps\n", from);
+	for (size_t i = from; i < r->path.nsteps; i++) {
+		const struct cstep *st = &r->path.steps[i];
+		const struct event *h = cgraph_event(&n->g, st->head);
+		uint32_t tail = cstep_tail(n, st);
+		struct cstates s;
+		cstep_states(n, &r->path, i, &s);
+		printf("  %14llu %-8s %-8s line %-7u %-14s from %s line %u:",
+		       (unsigned long long)h->time, pname(r, h->task, a, sizeof a),
+		       event_type_name(h->type), h->line, step_name[st->kind],
+		       pname(r, n->g.node_proc[tail], b, sizeof b), cgraph_event(&n->g, tail)->line);
+		for (int k = 0; k < CS_COUNT; k++)
+			if (s.ns[k])
+				printf(" %s %s", cstate_name[k], fmt_ns((double)s.ns[k], c, sizeof c));
+		printf("\n");
+	}
+}
+
+static void print_text(const struct copts *o, const struct result *r)
+{
+	const struct cnet *n = &r->net;
+	const struct trace *t = n->g.tr;
+	char a[32], b[32], c[32], d[32];
+	uint64_t gap = cnet_time(n, r->path.start) - n->t0;
+	printf("trace %s: %zu events, %zu processes, %zu messages matched\n", t->path, t->nev,
+	       t->nproc, n->g.nmessages);
+	printf("elapsed %s (first to last event); critical path %s in %zu steps, from %s "
+	       "(line %u) to %s (line %u)\n",
+	       fmt_ns((double)r->elapsed, a, sizeof a), fmt_ns((double)r->length, b, sizeof b),
+	       r->path.nsteps, pname(r, n->g.node_proc[r->path.start], c, sizeof c),
+	       cgraph_event(&n->g, r->path.start)->line,
+	       pname(r, n->g.node_proc[n->last], d, sizeof d), cgraph_event(&n->g, n->last)->line);
+	if (gap)
+		printf("the path starts %s after the first event: before it its process left no "
+		       "trace\n", fmt_ns((double)gap, a, sizeof a));
+	printf("\n");
+	print_states_text("where the time on the critical path went:", &r->job, r->length);
+
+	printf("\nby node (on the path):\n");
+	states_header("node");
+	for (size_t i = 0; i < r->nmachines; i++) {
+		snprintf(a, sizeof a, "%u", r->machines[i]);
+		states_row(a, &r->by_machine[i]);
+	}
+	printf("\nby process, on the path:\n");
+	states_header("process");
+	for (size_t p = 0; p < t->nproc; p++)
+		if (cstates_total(&r->proc[p].path))
+			states_row(pname(r, (uint32_t)p, a, sizeof a), &r->proc[p].path);
+	printf("\nby process, all of its traced life (and its messages' time queued):\n");
+	states_header("process");
+	for (size_t p = 0; p < t->nproc; p++)
+		if (t->proc[p].traced)
+			states_row(pname(r, (uint32_t)p, a, sizeof a), &r->proc[p].all);
+	for (size_t p = 0; p < t->nproc; p++)
+		if (r->proc[p].queued)
+			printf("  messages to %s waited %s in its queue\n", pname(r, (uint32_t)p, a, sizeof a),
+			       fmt_ns((double)r->proc[p].queued, b, sizeof b));
+
+	printf("\nrequests (CALLs: SEND to X, then RECEIVE from X): %llu\n",
+	       (unsigned long long)r->nrequests);
+	if (r->nrequests) {
+		printf("by server, the sum of their response times:\n");
+		states_header("server");
+		for (size_t p = 0; p < t->nproc; p++)
+			if (r->server[p].count)
+				states_row(pname(r, (uint32_t)p, a, sizeof a), &r->server[p].states);
+		printf("%-10s %8s %12s\n", "server", "requests", "mean");
+		for (size_t p = 0; p < t->nproc; p++)
+			if (r->server[p].count)
+				printf("%-10s %8llu %12s\n", pname(r, (uint32_t)p, a, sizeof a),
+				       (unsigned long long)r->server[p].count,
+				       fmt_ns((double)r->server[p].response / (double)r->server[p].count,
+					      b, sizeof b));
+		printf("slowest:\n");
+		for (size_t i = 0; i < r->nslow; i++) {
+			const struct request *q = &r->slow[i];
+			const struct event *s = cgraph_event(&n->g, q->send);
+			printf("  %s -> %s line %u: %s:", pname(r, s->task, a, sizeof a),
+			       pname(r, s->dst, b, sizeof b), s->line,
+			       fmt_ns((double)q->response, c, sizeof c));
+			for (int k = 0; k < CS_COUNT; k++)
+				if (q->states.ns[k])
+					printf(" %s %s", cstate_name[k],
+					       fmt_ns((double)q->states.ns[k], d, sizeof d));
+			printf("\n");
+		}
+	}
+	uint64_t running = 0, proctime = 0;
+	for (size_t p = 0; p < t->nproc; p++) {
+		running += r->proc[p].all.ns[CS_RUNNING];
+		proctime += r->proc[p].cpu;
+	}
+	printf("\nchecks: the path's length plus its start %s the elapsed time; running in all "
+	       "stretches %llu ns against the processes' PROCTIME %llu ns (%llu ns of CPU beyond "
+	       "the elapsed time between two events)%s\n",
+	       r->length + gap == r->elapsed ? "equals" : "DIFFERS from",
+	       (unsigned long long)running, (unsigned long long)proctime,
+	       (unsigned long long)r->clamped_cpu,
+	       r->request_mismatch ? "; some requests' sums differ from their response times" : "");
+	print_path_text(r, o->path_steps);
+}
+
+static void csv_row(const char *scope, const char *name, const struct cstates *s)
+{
+	printf("%s,%s,%llu", scope, name, (unsigned long long)cstates_total(s));
+	for (int i = 0; i < CS_COUNT; i++)
+		printf(",%llu", (unsigned long long)s->ns[i]);
+	printf("\n");
+}
+
+static void print_csv(const struct result *r)
+{
+	const struct trace *t = r->net.g.tr;
+	char a[32];
+	printf("scope,name,total_ns");
+	for (int i = 0; i < CS_COUNT; i++)
+		printf(",%s_ns", cstate_name[i]);
+	printf("\n");
+	csv_row("job", "path", &r->job);
+	for (size_t i = 0; i < r->nmachines; i++) {
+		snprintf(a, sizeof a, "%u", r->machines[i]);
+		csv_row("node", a, &r->by_machine[i]);
+	}
+	for (size_t p = 0; p < t->nproc; p++)
+		if (cstates_total(&r->proc[p].path))
+			csv_row("process", pname(r, (uint32_t)p, a, sizeof a), &r->proc[p].path);
+	for (size_t p = 0; p < t->nproc; p++)
+		if (t->proc[p].traced)
+			csv_row("process-all", pname(r, (uint32_t)p, a, sizeof a), &r->proc[p].all);
+	for (size_t p = 0; p < t->nproc; p++)
+		if (r->server[p].count)
+			csv_row("server", pname(r, (uint32_t)p, a, sizeof a), &r->server[p].states);
+}
+
+static void json_states(const struct cstates *s)
+{
+	printf("{");
+	for (int i = 0; i < CS_COUNT; i++)
+		printf("%s\"%s\":%llu", i ? "," : "", cstate_name[i], (unsigned long long)s->ns[i]);
+	printf("}");
+}
+
+static void json_name(const struct result *r, uint32_t p)
+{
+	char a[32];
+	json_string(stdout, pname(r, p, a, sizeof a));
+}
+
+static void print_json_path(const struct copts *o, const struct result *r)
+{
+	const struct cnet *n = &r->net;
+	size_t from = o->path_steps && r->path.nsteps > o->path_steps ? r->path.nsteps - o->path_steps
+								     : 0;
+	printf(",\"path_steps_left_out\":%zu,\"path\":[", from);
+	for (size_t i = from; i < r->path.nsteps; i++) {
+		const struct cstep *st = &r->path.steps[i];
+		uint32_t tail = cstep_tail(n, st);
+		struct cstates s;
+		cstep_states(n, &r->path, i, &s);
+		printf("%s{\"kind\":", i > from ? "," : "");
+		json_string(stdout, step_name[st->kind]);
+		printf(",\"process\":");
+		json_name(r, n->g.node_proc[st->head]);
+		printf(",\"from_process\":");
+		json_name(r, n->g.node_proc[tail]);
+		printf(",\"from_ns\":%llu,\"to_ns\":%llu,\"from_line\":%u,\"to_line\":%u,\"states\":",
+		       (unsigned long long)cnet_time(n, tail), (unsigned long long)cnet_time(n, st->head),
+		       cgraph_event(&n->g, tail)->line, cgraph_event(&n->g, st->head)->line);
+		json_states(&s);
+		printf("}");
+	}
+	printf("]");
+}
+
+static void print_json(const struct copts *o, const struct result *r)
+{
+	const struct cnet *n = &r->net;
+	const struct trace *t = n->g.tr;
+	printf("{\"trace\":");
+	json_string(stdout, t->path);
+	printf(",\"events\":%zu,\"elapsed_ns\":%llu,\"length_ns\":%llu,\"start_gap_ns\":%llu,"
+	       "\"steps\":%zu,\"states\":",
+	       t->nev, (unsigned long long)r->elapsed, (unsigned long long)r->length,
+	       (unsigned long long)(cnet_time(n, r->path.start) - n->t0), r->path.nsteps);
+	json_states(&r->job);
+	printf(",\"cpu_beyond_elapsed_ns\":%llu,\"nodes\":[", (unsigned long long)r->clamped_cpu);
+	for (size_t i = 0; i < r->nmachines; i++) {
+		printf("%s{\"node\":%u,\"states\":", i ? "," : "", r->machines[i]);
+		json_states(&r->by_machine[i]);
+		printf("}");
+	}
+	printf("],\"processes\":[");
+	int first = 1;
+	for (size_t p = 0; p < t->nproc; p++) {
+		if (!t->proc[p].traced)
+			continue;
+		printf("%s{\"process\":", first ? "" : ",");
+		first = 0;
+		json_name(r, (uint32_t)p);
+		printf(",\"machine\":%u,\"cpu_ns\":%llu,\"queued_ns\":%llu,\"on_path\":",
+		       t->proc[p].machine, (unsigned long long)r->proc[p].cpu,
+		       (unsigned long long)r->proc[p].queued);
+		json_states(&r->proc[p].path);
+		printf(",\"all\":");
+		json_states(&r->proc[p].all);
+		printf("}");
+	}
+	printf("],\"requests\":%llu,\"servers\":[", (unsigned long long)r->nrequests);
+	first = 1;
+	for (size_t p = 0; p < t->nproc; p++) {
+		if (!r->server[p].count)
+			continue;
+		printf("%s{\"server\":", first ? "" : ",");
+		first = 0;
+		json_name(r, (uint32_t)p);
+		printf(",\"requests\":%llu,\"response_ns\":%llu,\"states\":",
+		       (unsigned long long)r->server[p].count, (unsigned long long)r->server[p].response);
+		json_states(&r->server[p].states);
+		printf("}");
+	}
+	printf("],\"slowest\":[");
+	for (size_t i = 0; i < r->nslow; i++) {
+		const struct event *s = cgraph_event(&n->g, r->slow[i].send);
+		printf("%s{\"caller\":", i ? "," : "");
+		json_name(r, s->task);
+		printf(",\"server\":");
+		json_name(r, s->dst);
+		printf(",\"line\":%u,\"response_ns\":%llu,\"states\":", s->line,
+		       (unsigned long long)r->slow[i].response);
+		json_states(&r->slow[i].states);
+		printf("}");
+	}
+	printf("]");
+	print_json_path(o, r);
+	printf("}\n");
+}
+
+int critical_main(int argc, char **argv)
+{
+	struct copts o;
+	int rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc == 1 ? EXIT_OK : rc;
+	struct trace t;
+	rc = cli_load("critical", o.input, &t);
+	if (rc == EXIT_FAILED)
+		rc = EXIT_BADINPUT; /* no events: nothing to walk */
+	struct result r;
+	memset(&r, 0, sizeof r);
+	if (rc == EXIT_OK)
+		rc = analyse(&o, &t, &r);
+	if (rc == EXIT_OK) {
+		if (o.fmt == OUT_CSV)
+			print_csv(&r);
+		else if (o.fmt == OUT_JSON)
+			print_json(&o, &r);
+		else
+			print_text(&o, &r);
+	}
+	result_free(&r);
+	trace_free(&t);
+	fflush(stdout);
+	return rc;
+}
