@@ -281,7 +281,7 @@ static enum cstate wait_kind(const struct cnet *n, uint32_t k)
 	const struct trace *t = n->g.tr;
 	uint32_t src = ev(n, k)->src;
 	if (untraced(t, src))
-		return TASK_PID(t->proc[src].id) == 0 ? CS_KERNEL : CS_EXTERNAL;
+		return CS_EXTERNAL; /* node.0 too: a disk or host request, not kernel CPU */
 	return cnet_call_of(n, k) != NO_NODE ? CS_BLOCKED_CALL : CS_BLOCKED_RECEIVE;
 }
 

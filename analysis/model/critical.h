@@ -32,9 +32,10 @@ enum cstate {
 	CS_BLOCKED_RECEIVE, /* waiting in RECEIVE for a traced process's message */
 	CS_BLOCKED_CALL,    /* waiting for the reply to a CALL (SEND to X, then a
 			       RECEIVE from X) */
-	CS_EXTERNAL,        /* waiting for an untraced process (disk, host) */
-	CS_KERNEL,          /* kernel work: local delivery, process creation,
-			       a request over a kernel link (node.0) */
+	CS_EXTERNAL,        /* waiting for an untraced process, the kernel's
+			       node.0 included (a disk or host request) */
+	CS_KERNEL,          /* kernel work: a local message between SEND and
+			       QUEUED, a process's creation */
 	CS_COUNT
 };
 
