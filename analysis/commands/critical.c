@@ -13,8 +13,13 @@
 #include "analysis/model/cli.h"
 #include "analysis/model/critical.h"
 
+#define MAX_SPEEDUPS 32
+
 struct copts {
 	enum out_format fmt;
+	const char *speedup[MAX_SPEEDUPS]; /* "node.pid=k" */
+	size_t nspeedup;
+	int64_t latency;   /* -1: as measured */
 	size_t path_steps; /* steps of the path printed, 0 all */
 	size_t slowest;    /* slowest requests shown */
 	const char *input;
@@ -38,6 +43,10 @@ static void usage(FILE *out)
 		"  --json           everything as one JSON object\n"
 		"  --path-steps N   last N steps of the path shown (default 20, 0 all)\n"
 		"  --requests N     slowest N requests shown (default 5)\n"
+		"  --speedup P=K    what if process P (node.pid) ran K times faster\n"
+		"                   (repeatable); the network re-timed, a new path\n"
+		"  --latency NS     what if every remote message took NS ns from\n"
+		"                   SEND to QUEUED\n"
 		"  --help           this text\n"
 		"\n"
 		"Exit status: 0 ok, 1 analysis failed, 2 bad usage or input.\n");
@@ -50,12 +59,15 @@ static int parse_options(int argc, char **argv, struct copts *o)
 		{ "json", no_argument, 0, 'j' },
 		{ "path-steps", required_argument, 0, 'p' },
 		{ "requests", required_argument, 0, 'r' },
+		{ "speedup", required_argument, 0, 's' },
+		{ "latency", required_argument, 0, 'l' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof *o);
 	o->path_steps = 20;
 	o->slowest = 5;
+	o->latency = -1;
 	optind = 0;
 	opterr = 0;
 	int c;
@@ -74,6 +86,18 @@ static int parse_options(int argc, char **argv, struct copts *o)
 				return cli_usage_error("critical", "--requests wants a count, not '%s'",
 						       optarg);
 			break;
+		case 's':
+			if (o->nspeedup == MAX_SPEEDUPS)
+				return cli_usage_error("critical", "at most %d --speedup", MAX_SPEEDUPS);
+			o->speedup[o->nspeedup++] = optarg;
+			break;
+		case 'l': {
+			size_t ns;
+			if (cli_parse_count(optarg, &ns) < 0 || ns > INT64_MAX)
+				return cli_usage_error("critical", "--latency wants ns, not '%s'", optarg);
+			o->latency = (int64_t)ns;
+			break;
+		}
 		default:
 			return cli_usage_error("critical", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -117,10 +141,22 @@ struct result {
 	uint32_t *machines;         /* distinct machines, sorted */
 	size_t nmachines;
 	struct cstates *by_machine;
+	/* the what-if, when one was asked for */
+	int whatif;
+	double *speed;              /* per process */
+	struct cnet wnet;
+	struct cpath wpath;
+	struct cstates wjob;
+	uint64_t welapsed, wlength;
 };
 
 static void result_free(struct result *r)
 {
+	if (r->whatif) {
+		cpath_free(&r->wpath);
+		cnet_whatif_free(&r->wnet);
+	}
+	free(r->speed);
 	cpath_free(&r->path);
 	cnet_free(&r->net);
 	free(r->proc);
@@ -197,6 +233,15 @@ static void sum_processes(struct result *r)
 		r->proc[p].cpu = cgraph_tproc(&n->g, (uint32_t)p);
 }
 
+static void sum_steps(const struct cnet *n, const struct cpath *p, struct cstates *into)
+{
+	for (size_t i = 0; i < p->nsteps; i++) {
+		struct cstates s;
+		cstep_states(n, p, i, &s);
+		cstates_add(into, &s);
+	}
+}
+
 /* Keep the slowest requests, longest first (insertion: the list is short). */
 static void keep_slow(struct result *r, size_t want, const struct request *q)
 {
@@ -229,11 +274,7 @@ static int sum_requests(struct result *r, size_t want)
 			cpath_free(&p);
 			return -1;
 		}
-		for (size_t i = 0; i < p.nsteps; i++) {
-			struct cstates st;
-			cstep_states(n, &p, i, &st);
-			cstates_add(&q.states, &st);
-		}
+		sum_steps(n, &p, &q.states);
 		r->request_mismatch += cstates_total(&q.states) != q.response;
 		struct server_sum *sv = &r->server[cgraph_event(&n->g, s)->dst];
 		sv->count++;
@@ -244,6 +285,56 @@ static int sum_requests(struct result *r, size_t want)
 	}
 	cpath_free(&p);
 	return 0;
+}
+
+/* --speedup P=K into r->speed; 0 ok, else the exit code (said on stderr). */
+static int parse_speedups(const struct copts *o, const struct trace *t, struct result *r)
+{
+	char err[512];
+	r->speed = malloc((t->nproc + 1) * sizeof *r->speed);
+	if (!r->speed)
+		return EXIT_FAILED;
+	for (size_t p = 0; p <= t->nproc; p++)
+		r->speed[p] = 1.0;
+	for (size_t i = 0; i < o->nspeedup; i++) {
+		char who[64], *end;
+		const char *eq = strchr(o->speedup[i], '=');
+		size_t len = eq ? (size_t)(eq - o->speedup[i]) : 0;
+		double k = eq ? strtod(eq + 1, &end) : 0;
+		if (!eq || len >= sizeof who || eq[1] == '\0' || *end || !(k > 0) || k > 1e9)
+			return cli_usage_error("critical", "--speedup wants node.pid=K (K > 0), not '%s'",
+					       o->speedup[i]);
+		memcpy(who, o->speedup[i], len);
+		who[len] = '\0';
+		uint32_t p = trace_named_process(t, who, "dpm critical: --speedup", err, sizeof err);
+		if (p == NO_PROC) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_BADINPUT;
+		}
+		r->speed[p] = k;
+	}
+	return EXIT_OK;
+}
+
+static int what_if(const struct copts *o, const struct trace *t, struct result *r)
+{
+	char err[512];
+	int rc = parse_speedups(o, t, r);
+	if (rc != EXIT_OK)
+		return rc;
+	if (cnet_whatif(&r->net, r->speed, o->latency, &r->wnet, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_FAILED;
+	}
+	r->whatif = 1;
+	if (critical_walk(&r->wnet, &r->wpath, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_FAILED;
+	}
+	sum_steps(&r->wnet, &r->wpath, &r->wjob);
+	r->wlength = cstates_total(&r->wjob);
+	r->welapsed = cnet_time(&r->wnet, r->wnet.last) - r->wnet.t0;
+	return EXIT_OK;
 }
 
 static int analyse(const struct copts *o, const struct trace *t, struct result *r)
@@ -266,6 +357,8 @@ static int analyse(const struct copts *o, const struct trace *t, struct result *
 	}
 	sum_path(r);
 	sum_processes(r);
+	if (o->nspeedup || o->latency >= 0)
+		return what_if(o, t, r);
 	return EXIT_OK;
 }
 
@@ -328,6 +421,32 @@ static void print_path_text(const struct result *r, size_t want)
 				printf(" %s %s", cstate_name[k], fmt_ns((double)s.ns[k], c, sizeof c));
 		printf("\n");
 	}
+}
+
+static void whatif_title(const struct copts *o, FILE *out)
+{
+	fprintf(out, "what if");
+	for (size_t i = 0; i < o->nspeedup; i++) {
+		const char *eq = strchr(o->speedup[i], '=');
+		fprintf(out, "%s %.*s ran %s times faster", i ? "," : "", (int)(eq - o->speedup[i]),
+			o->speedup[i], eq + 1);
+	}
+	if (o->latency >= 0)
+		fprintf(out, "%s remote messages took %lld ns in flight", o->nspeedup ? "," : "",
+			(long long)o->latency);
+}
+
+static void print_whatif_text(const struct copts *o, const struct result *r)
+{
+	char a[32], b[32], c[32];
+	printf("\n");
+	whatif_title(o, stdout);
+	printf(": elapsed %s (measured %s, %+.1f%%); critical path %s in %zu steps\n",
+	       fmt_ns((double)r->welapsed, a, sizeof a), fmt_ns((double)r->elapsed, b, sizeof b),
+	       r->elapsed ? 100.0 * ((double)r->welapsed - (double)r->elapsed) / (double)r->elapsed
+			  : 0.0,
+	       fmt_ns((double)r->wlength, c, sizeof c), r->wpath.nsteps);
+	print_states_text("where the time on its critical path would go:", &r->wjob, r->wlength);
 }
 
 static void print_text(const struct copts *o, const struct result *r)
@@ -412,6 +531,8 @@ static void print_text(const struct copts *o, const struct result *r)
 	       (unsigned long long)running, (unsigned long long)proctime,
 	       (unsigned long long)r->clamped_cpu,
 	       r->request_mismatch ? "; some requests' sums differ from their response times" : "");
+	if (r->whatif)
+		print_whatif_text(o, r);
 	print_path_text(r, o->path_steps);
 }
 
@@ -445,6 +566,8 @@ static void print_csv(const struct result *r)
 	for (size_t p = 0; p < t->nproc; p++)
 		if (r->server[p].count)
 			csv_row("server", pname(r, (uint32_t)p, a, sizeof a), &r->server[p].states);
+	if (r->whatif)
+		csv_row("whatif", "path", &r->wjob);
 }
 
 static void json_states(const struct cstates *s)
@@ -546,6 +669,23 @@ static void print_json(const struct copts *o, const struct result *r)
 		printf("}");
 	}
 	printf("]");
+	if (r->whatif) {
+		printf(",\"whatif\":{\"speedup\":{");
+		for (size_t i = 0; i < o->nspeedup; i++) {
+			const char *eq = strchr(o->speedup[i], '=');
+			printf("%s\"%.*s\":%s", i ? "," : "", (int)(eq - o->speedup[i]), o->speedup[i],
+			       eq + 1);
+		}
+		printf("},\"latency_ns\":");
+		if (o->latency >= 0)
+			printf("%lld", (long long)o->latency);
+		else
+			printf("null");
+		printf(",\"elapsed_ns\":%llu,\"length_ns\":%llu,\"steps\":%zu,\"states\":",
+		       (unsigned long long)r->welapsed, (unsigned long long)r->wlength, r->wpath.nsteps);
+		json_states(&r->wjob);
+		printf("}");
+	}
 	print_json_path(o, r);
 	printf("}\n");
 }

@@ -227,27 +227,29 @@ static uint64_t stretch_elapsed(const struct cnet *n, uint32_t k)
 	return is_first(n, k) ? 0 : cnet_time(n, k) - cnet_time(n, k - 1);
 }
 
-static uint64_t stretch_cpu(const struct cnet *n, uint32_t k)
+uint64_t cnet_stretch_cpu(const struct cnet *n, uint32_t k)
 {
-	uint64_t c = cgraph_proc_arc(&n->g, k), e = stretch_elapsed(n, k);
+	uint64_t c = n->wc ? n->wc[k] : cgraph_proc_arc(&n->g, k), e = stretch_elapsed(n, k);
 	return c < e ? c : e;
 }
 
 /* When the process at RECEIVE k asked for it: its RECEIVECALL, else (a
  * trace without RECEIVECALLs) the previous event plus the CPU used since. */
-static uint64_t asked_at(const struct cnet *n, uint32_t k)
+uint64_t cnet_asked_at(const struct cnet *n, uint32_t k)
 {
 	if (is_first(n, k))
 		return cnet_time(n, k);
 	if (ev(n, k - 1)->type == TRACE_RECEIVECALL)
 		return cnet_time(n, k - 1);
-	return cnet_time(n, k - 1) + stretch_cpu(n, k);
+	return cnet_time(n, k - 1) + cnet_stretch_cpu(n, k);
 }
 
 /* When the message of RECEIVE k reached its receiver: its QUEUED; without
  * one, its SEND if it was matched (for choosing the edge) else the RECEIVE. */
-static uint64_t arrived_at(const struct cnet *n, uint32_t k)
+uint64_t cnet_arrived_at(const struct cnet *n, uint32_t k)
 {
+	if (n->wq)
+		return n->wq[k];
 	if (n->queued[k] != NO_NODE)
 		return n->g.tr->ev[n->queued[k]].time;
 	if (n->g.kind[k] == CROSS_MESSAGE)
@@ -290,10 +292,10 @@ void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out)
 	memset(out, 0, sizeof *out);
 	if (is_first(n, k))
 		return;
-	uint64_t e = stretch_elapsed(n, k), c = stretch_cpu(n, k), wait = 0;
+	uint64_t e = stretch_elapsed(n, k), c = cnet_stretch_cpu(n, k), wait = 0;
 	out->ns[CS_RUNNING] = c;
 	if (ev(n, k)->type == TRACE_RECEIVE) {
-		uint64_t r = asked_at(n, k), a = arrived_at(n, k);
+		uint64_t r = cnet_asked_at(n, k), a = cnet_arrived_at(n, k);
 		wait = a > r ? a - r : 0;
 		if (wait > e - c)
 			wait = e - c;
@@ -306,7 +308,7 @@ uint64_t cnet_queued_wait(const struct cnet *n, uint32_t k)
 {
 	if (ev(n, k)->type != TRACE_RECEIVE || n->queued[k] == NO_NODE)
 		return 0;
-	uint64_t r = asked_at(n, k), a = arrived_at(n, k);
+	uint64_t r = cnet_asked_at(n, k), a = cnet_arrived_at(n, k);
 	return r > a ? r - a : 0;
 }
 
@@ -349,7 +351,7 @@ static uint32_t step_back(const struct cnet *n, uint32_t k, uint32_t begin, uint
 	const struct cgraph *g = &n->g;
 	if (ev(n, k)->type == TRACE_RECEIVE && g->kind[k] == CROSS_MESSAGE) {
 		uint32_t s = g->cross[k];
-		if (is_first(n, k) || arrived_at(n, k) > asked_at(n, k)) {
+		if (is_first(n, k) || cnet_arrived_at(n, k) > cnet_asked_at(n, k)) {
 			*kind = STEP_MESSAGE;
 			return s;
 		}
@@ -446,7 +448,7 @@ static void cut_in_proportion(struct cstates *s, uint64_t ns)
  * receiver running (its CPU in the stretch, at most that) then ready. */
 static void delivery(const struct cnet *n, uint32_t k, uint64_t from, struct cstates *s)
 {
-	uint64_t d = cnet_time(n, k) - from, c = stretch_cpu(n, k);
+	uint64_t d = cnet_time(n, k) - from, c = cnet_stretch_cpu(n, k);
 	if (c > d)
 		c = d;
 	s->ns[CS_RUNNING] += c;
@@ -470,11 +472,12 @@ void cstep_states(const struct cnet *n, const struct cpath *p, size_t i, struct 
 		/* SEND -> QUEUED: in the kernel on one machine, else in flight */
 		int local = ev(n, tail)->machine == ev(n, k)->machine;
 		uint64_t ts = cnet_time(n, tail);
-		uint64_t a = n->queued[k] != NO_NODE ? n->g.tr->ev[n->queued[k]].time : cnet_time(n, k);
+		uint64_t a = n->queued[k] == NO_NODE ? cnet_time(n, k)
+			   : n->wq ? n->wq[k] : n->g.tr->ev[n->queued[k]].time;
 		out->ns[local ? CS_KERNEL : CS_FLIGHT] = a - ts;
 		uint64_t from = a;
 		if (st->kind == STEP_QUEUED) {
-			uint64_t r = asked_at(n, k);
+			uint64_t r = cnet_asked_at(n, k);
 			r = r < a ? a : r > cnet_time(n, k) ? cnet_time(n, k) : r;
 			out->ns[CS_QUEUED] = r - a;
 			from = r;

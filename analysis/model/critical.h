@@ -68,6 +68,10 @@ struct cnet {
 	uint32_t *queued;   /* per node: event index of its message's QUEUED, or NO_NODE */
 	uint32_t *fork;     /* per process: node of the CREATEPROCESS that made it, or NO_NODE */
 	uint8_t *request;   /* per node: 1 for a SEND that is a request (not a reply) */
+	/* A what-if's re-timed network (critical_whatif): per node its time,
+	 * its message's arrival (matched RECEIVEs) and its stretch's CPU; NULL
+	 * for the run as traced. */
+	uint64_t *wt, *wq, *wc;
 	uint64_t t0;        /* the first event's time */
 	uint32_t last;      /* the last vertex (v_f): latest time, then latest in input */
 };
@@ -81,7 +85,7 @@ void cnet_free(struct cnet *n);
 
 static inline uint64_t cnet_time(const struct cnet *n, uint32_t k)
 {
-	return cgraph_event(&n->g, k)->time;
+	return n->wt ? n->wt[k] : cgraph_event(&n->g, k)->time;
 }
 
 /* A path, in time order (steps[0] is the earliest step). */
@@ -124,6 +128,26 @@ void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out);
 /* Time messages received at node k spent queued while the receiver was
  * busy (0 if it was waiting, or k is not a RECEIVE). */
 uint64_t cnet_queued_wait(const struct cnet *n, uint32_t k);
+
+/* Times at a stretch k-1 -> k: its CPU (at most its elapsed time); at a
+ * RECEIVE, when the process asked (its RECEIVECALL, else the previous
+ * event plus the CPU since) and when the message reached its queue (its
+ * QUEUED, else a matched message's SEND, else the RECEIVE). */
+uint64_t cnet_stretch_cpu(const struct cnet *n, uint32_t k);
+uint64_t cnet_asked_at(const struct cnet *n, uint32_t k);
+uint64_t cnet_arrived_at(const struct cnet *n, uint32_t k);
+
+/* What if: process p's CPU `speed[p]` times faster (1 unchanged; for an
+ * untraced p, the waits for its answers) and
+ * every remote message `latency` ns from SEND to QUEUED (negative: as
+ * measured).  Re-times the same network, every wait recomputed from the
+ * joins (a RECEIVE happens when both its process asked and its message
+ * arrived), into *w: a copy of n sharing its graph with its own times, to
+ * walk and sum like n; free it with cnet_whatif_free.  0 ok, -1 out of
+ * memory or a cycle (err says). */
+int cnet_whatif(const struct cnet *n, const double *speed, int64_t latency, struct cnet *w,
+		char *err, size_t errlen);
+void cnet_whatif_free(struct cnet *w);
 
 /* The CALL whose reply node k receives: its SEND node, else NO_NODE.  A
  * CALL is a SEND to X followed by (RECEIVECALL and) a RECEIVE from X,

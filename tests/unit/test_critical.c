@@ -27,17 +27,23 @@ struct walked {
 	struct cstates s;
 };
 
+static void path_states(const struct cnet *n, const struct cpath *p, struct cstates *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < p->nsteps; i++) {
+		struct cstates s;
+		cstep_states(n, p, i, &s);
+		cstates_add(out, &s);
+	}
+}
+
 static void walk_trace(struct trace *t, struct walked *w)
 {
 	char err[256];
 	memset(w, 0, sizeof *w);
 	assert_int_equal(cnet_build(&w->n, t, err, sizeof err), 0);
 	assert_int_equal(critical_walk(&w->n, &w->p, err, sizeof err), 0);
-	for (size_t i = 0; i < w->p.nsteps; i++) {
-		struct cstates s;
-		cstep_states(&w->n, &w->p, i, &s);
-		cstates_add(&w->s, &s);
-	}
+	path_states(&w->n, &w->p, &w->s);
 }
 
 static void walked_free(struct walked *w)
@@ -56,22 +62,29 @@ static void expect_states(const struct cstates *s, uint64_t running, uint64_t re
 	assert_int_equal(cstates_total(s), running + ready + flight + kernel + other);
 }
 
+/* The trace of call_across_nodes; returns B. */
+static uint32_t call_trace(struct trace *tr, const char *name)
+{
+	trace_init(tr, name);
+	uint32_t a = tp(tr, 1, 1), b = tp(tr, 2, 1);
+	t_step(tr, b, TRACE_RECEIVECALL, 0, 0);
+	t_send(tr, a, b, 100, 0, 1, 8);
+	t_step(tr, a, TRACE_RECEIVECALL, 110, 10);
+	t_queued(tr, b, a, 130, 1, 8, 1);
+	t_recv(tr, b, a, 150, 5, 1, 8);
+	t_send(tr, b, a, 350, 185, 2, 8);
+	t_queued(tr, a, b, 380, 2, 8, 1);
+	t_recv(tr, a, b, 400, 20, 2, 8);
+	return b;
+}
+
 /* A (1.1) CALLs B (2.1), which was waiting: the path is A's SEND, the
  * request in flight, B's work, the reply in flight, A's delivery. */
 static void call_across_nodes(void **state)
 {
 	(void)state;
 	struct trace t;
-	trace_init(&t, "call.csv");
-	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1);
-	t_step(&t, b, TRACE_RECEIVECALL, 0, 0);
-	t_send(&t, a, b, 100, 0, 1, 8);
-	t_step(&t, a, TRACE_RECEIVECALL, 110, 10);
-	t_queued(&t, b, a, 130, 1, 8, 1);
-	t_recv(&t, b, a, 150, 5, 1, 8);
-	t_send(&t, b, a, 350, 185, 2, 8);
-	t_queued(&t, a, b, 380, 2, 8, 1);
-	t_recv(&t, a, b, 400, 20, 2, 8);
+	uint32_t b = call_trace(&t, "call.csv");
 	struct walked w;
 	walk_trace(&t, &w);
 	/* A delivery 380-400 (cpu 10: 10 running, 10 ready), reply flight 30;
@@ -89,12 +102,8 @@ static void call_across_nodes(void **state)
 	assert_int_equal(send, w.p.start);
 	struct cpath q;
 	assert_int_equal(critical_walk_request(&w.n, send, reply, &q), 0);
-	struct cstates rs = { { 0 } };
-	for (size_t i = 0; i < q.nsteps; i++) {
-		struct cstates s;
-		cstep_states(&w.n, &q, i, &s);
-		cstates_add(&rs, &s);
-	}
+	struct cstates rs;
+	path_states(&w.n, &q, &rs);
 	expect_states(&rs, 195, 45, 60, 0, 0);
 	/* B's whole life: waiting 0-130 for A's request (blocked in RECEIVE) */
 	struct cstates life = { { 0 } };
@@ -107,6 +116,39 @@ static void call_across_nodes(void **state)
 	assert_int_equal(cstates_total(&life), 350);
 	cpath_free(&q);
 	walked_free(&w);
+	trace_free(&t);
+}
+
+/* What if B ran 5 times faster, or messages took 100 ns: the same network
+ * re-timed by hand.  B's delivery CPU 5 -> 1, its work 180 -> 36: B receives
+ * at 130 + 15 + 1 = 146, replies at 146 + 20 + 36 = 202, A receives at
+ * 202 + 30 + 20 = 252. */
+static void what_if_call(void **state)
+{
+	(void)state;
+	struct trace t;
+	uint32_t b = call_trace(&t, "whatif.csv");
+	struct walked m;
+	walk_trace(&t, &m);
+	double speed[2] = { 1, 1 };
+	speed[b] = 5;
+	char err[128];
+	struct cnet w;
+	assert_int_equal(cnet_whatif(&m.n, speed, -1, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_time(&w, w.last), 252);
+	struct cpath p;
+	assert_int_equal(critical_walk(&w, &p, err, sizeof err), 0);
+	struct cstates s;
+	path_states(&w, &p, &s);
+	expect_states(&s, 47, 45, 60, 0, 0);
+	cpath_free(&p);
+	cnet_whatif_free(&w);
+	/* 100 ns per remote message: 300 + 2 * 70 */
+	speed[b] = 1;
+	assert_int_equal(cnet_whatif(&m.n, speed, 100, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_time(&w, w.last), 540);
+	cnet_whatif_free(&w);
+	walked_free(&m);
 	trace_free(&t);
 }
 
@@ -399,6 +441,28 @@ static void random_against_longest_path(void **state)
 		/* the walk found one: no B-edge on it, so it keeps its full length */
 		assert_int_equal(path_length0(&w, &z) + gap, elapsed);
 		assert_int_equal(cstates_total(&w.s) + gap, elapsed);
+		/* the what-if with nothing changed gives the run back */
+		double *one = malloc(t.nproc * sizeof *one);
+		for (size_t p = 0; p < t.nproc; p++)
+			one[p] = 1.0;
+		struct cnet same;
+		char err[128];
+		assert_int_equal(cnet_whatif(&w.n, one, -1, &same, err, sizeof err), 0);
+		for (uint32_t k = 0; k < w.n.g.nnodes; k++) {
+			assert_int_equal(same.wt[k], cgraph_event(&w.n.g, k)->time);
+			if (cgraph_event(&w.n.g, k)->type == TRACE_RECEIVE)
+				assert_int_equal(same.wq[k], cnet_arrived_at(&w.n, k));
+		}
+		assert_int_equal(same.last, w.n.last);
+		/* and everything faster never makes it later */
+		for (size_t p = 0; p < t.nproc; p++)
+			one[p] = 1 + rnd(4);
+		cnet_whatif_free(&same);
+		assert_int_equal(cnet_whatif(&w.n, one, -1, &same, err, sizeof err), 0);
+		for (uint32_t k = 0; k < w.n.g.nnodes; k++)
+			assert_true(same.wt[k] <= cgraph_event(&w.n.g, k)->time);
+		cnet_whatif_free(&same);
+		free(one);
 		/* each process's life splits into states exactly */
 		for (uint32_t p = 0; p < t.nproc; p++) {
 			struct cstates life = { { 0 } };
@@ -451,6 +515,20 @@ static void command_json_and_csv(void **state)
 	assert_non_null(strstr(out, "job,path,300,195,45,60,0,0,0,0,0\n"));
 	assert_non_null(strstr(out, "server,2.1,300,195,45,60,"));
 	free(out);
+	char *wi[] = { "critical", "--json", "--speedup", "2.1=5", (char *)path, NULL };
+	out = capture(critical_main, 5, wi, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\"whatif\":{\"speedup\":{\"2.1\":5},\"latency_ns\":null,"
+				    "\"elapsed_ns\":252,\"length_ns\":152,"));
+	free(out);
+	char *nobody[] = { "critical", "--speedup", "9.9=2", (char *)path, NULL };
+	out = capture_stderr(critical_main, 4, nobody, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "process 9.9 is not in the trace"));
+	free(out);
+	char *zero[] = { "critical", "--speedup", "2.1=0", (char *)path, NULL };
+	free(capture_stderr(critical_main, 4, zero, &rc));
+	assert_int_equal(rc, 2);
 	char *text[] = { "critical", (char *)path, NULL };
 	out = capture(critical_main, 2, text, &rc);
 	assert_int_equal(rc, 0);
@@ -509,6 +587,7 @@ int main(void)
 		cmocka_unit_test(fork_edge),
 		cmocka_unit_test(kernel_and_external_waits),
 		cmocka_unit_test(random_against_longest_path),
+		cmocka_unit_test(what_if_call),
 		cmocka_unit_test(command_json_and_csv),
 		cmocka_unit_test(command_errors),
 	};

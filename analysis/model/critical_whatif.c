@@ -1,0 +1,170 @@
+/*
+ * analysis/model/critical_whatif.c - what-if on the interaction network
+ * (critical.h: cnet_whatif), in the spirit of Coz's virtual speedups: the
+ * same vertices and edges re-timed with some processes' CPU k times faster
+ * and/or every remote message taking a given time in flight; an untraced
+ * process made faster (the kernel's node.0: its disk) shortens the waits
+ * for it.
+ *
+ * Shaped as one pass in a topological order (Kahn: each vertex waits for
+ * its process's previous vertex, the SEND of its message, the
+ * CREATEPROCESS that made it).  What is a duration stays one (ready time,
+ * waits on untraced processes, a delivery's pickup); what was a wait for
+ * another process is recomputed by the join: a RECEIVE happens when both
+ * its process asked and its message arrived.  With no change every vertex
+ * gets its measured time back (tests/unit/test_critical.c checks it), so
+ * the result is a prediction from the run, not a second model.
+ */
+#include "critical.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t faster(uint64_t ns, double speed)
+{
+	return speed == 1.0 ? ns : (uint64_t)llround((double)ns / speed);
+}
+
+static uint64_t plus(uint64_t t, int64_t d)
+{
+	return d < 0 && (uint64_t)-d > t ? 0 : t + (uint64_t)d;
+}
+
+/* Vertex k of the re-timed network w, its predecessors done. */
+static void retime(const struct cnet *n, struct cnet *w, const double *speed, int64_t latency,
+		   uint32_t k)
+{
+	const struct cgraph *g = &n->g;
+	const struct event *e = cgraph_event(g, k);
+	uint32_t p = g->node_proc[k];
+	int first = cgraph_is_first(g, k), recv = e->type == TRACE_RECEIVE;
+	int matched = g->kind[k] == CROSS_MESSAGE;
+	uint64_t t = e->time;
+	int64_t flight = 0;
+	if (matched) {
+		uint32_t s = g->cross[k];
+		int remote = cgraph_event(g, s)->machine != e->machine;
+		flight = latency >= 0 && remote ? latency
+						 : (int64_t)(cnet_arrived_at(n, k) - cnet_time(n, s));
+	}
+	w->wc[k] = 0;
+	if (first) {
+		uint32_t f = n->fork[p];
+		if (recv && matched) {
+			w->wq[k] = plus(w->wt[g->cross[k]], flight);
+			w->wt[k] = w->wq[k] + (t - cnet_arrived_at(n, k));
+		} else if (f != NO_NODE) {
+			w->wt[k] = w->wt[f] + (t - cnet_time(n, f));
+		} else {
+			w->wt[k] = t;
+		}
+		if (recv && !matched)
+			w->wq[k] = w->wt[k];
+		return;
+	}
+	uint64_t prev = cnet_time(n, k - 1), c = cnet_stretch_cpu(n, k);
+	if (!recv) {
+		uint64_t c2 = faster(c, speed[p]);
+		w->wt[k] = w->wt[k - 1] + (t - prev - c) + c2;
+		w->wc[k] = c2;
+		return;
+	}
+	uint64_t r = cnet_asked_at(n, k), a = cnet_arrived_at(n, k);
+	uint64_t cpu_pre = r - prev, post = t - (a > r ? a : r);
+	uint64_t cpu_post = c - cpu_pre;
+	if (cpu_post > post)
+		cpu_post = post;
+	uint64_t pre2 = faster(cpu_pre, speed[p]), post2 = faster(cpu_post, speed[p]);
+	uint64_t r2 = w->wt[k - 1] + pre2;
+	uint64_t a2;
+	if (matched)
+		a2 = plus(w->wt[g->cross[k]], flight);
+	else if (a > r && e->src != NO_PROC && !g->tr->proc[e->src].traced)
+		a2 = r2 + faster(a - r, speed[e->src]); /* an untraced server made faster */
+	else
+		a2 = plus(r2, (int64_t)(a - r));
+	w->wq[k] = a2;
+	w->wt[k] = (a2 > r2 ? a2 : r2) + post - cpu_post + post2;
+	w->wc[k] = pre2 + post2 + (c - cpu_pre - cpu_post);
+}
+
+/* The first vertex of each process made by a CREATEPROCESS, by its node. */
+static int fork_children(const struct cnet *n, struct hashmap *kids)
+{
+	if (hashmap_init(kids, 64) < 0)
+		return -1;
+	for (size_t p = 0; p < n->g.tr->nproc; p++)
+		if (n->fork[p] != NO_NODE && hashmap_put(kids, n->fork[p], n->g.first[p]) < 0)
+			return -1;
+	return 0;
+}
+
+int cnet_whatif(const struct cnet *n, const double *speed, int64_t latency, struct cnet *w,
+		char *err, size_t errlen)
+{
+	const struct cgraph *g = &n->g;
+	size_t nn = g->nnodes;
+	*w = *n;
+	w->wt = malloc(nn * sizeof *w->wt);
+	w->wq = calloc(nn, sizeof *w->wq);
+	w->wc = calloc(nn, sizeof *w->wc);
+	uint8_t *indeg = calloc(nn, 1);
+	uint32_t *queue = malloc(nn * sizeof *queue);
+	struct hashmap kids;
+	memset(&kids, 0, sizeof kids);
+	int rc = -1;
+	if (!w->wt || !w->wq || !w->wc || !indeg || !queue || fork_children(n, &kids) < 0) {
+		snprintf(err, errlen, "%s: out of memory", g->tr->path);
+		goto out;
+	}
+	size_t head = 0, tail = 0;
+	for (uint32_t k = 0; k < nn; k++) {
+		uint32_t p = g->node_proc[k];
+		indeg[k] = (uint8_t)(!cgraph_is_first(g, k) + (g->kind[k] == CROSS_MESSAGE) +
+				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE));
+		if (!indeg[k])
+			queue[tail++] = k;
+	}
+	while (head < tail) {
+		uint32_t k = queue[head++];
+		retime(n, w, speed, latency, k);
+		uint32_t next[3] = { NO_NODE, NO_NODE, NO_NODE };
+		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
+			next[0] = k + 1;
+		if (g->succ[k] != NO_NODE && g->kind[g->succ[k]] == CROSS_MESSAGE)
+			next[1] = g->succ[k];
+		uint32_t kid = hashmap_get(&kids, k);
+		if (kid != HASHMAP_NONE)
+			next[2] = kid;
+		for (int i = 0; i < 3; i++)
+			if (next[i] != NO_NODE && --indeg[next[i]] == 0)
+				queue[tail++] = next[i];
+	}
+	if (tail != nn) {
+		snprintf(err, errlen, "%s: the messages of the trace make a cycle", g->tr->path);
+		goto out;
+	}
+	w->last = 0;
+	for (uint32_t k = 1; k < nn; k++)
+		if (w->wt[k] > w->wt[w->last] ||
+		    (w->wt[k] == w->wt[w->last] && g->node_ev[k] > g->node_ev[w->last]))
+			w->last = k;
+	rc = 0;
+out:
+	hashmap_free(&kids);
+	free(indeg);
+	free(queue);
+	if (rc < 0)
+		cnet_whatif_free(w);
+	return rc;
+}
+
+void cnet_whatif_free(struct cnet *w)
+{
+	free(w->wt);
+	free(w->wq);
+	free(w->wc);
+	w->wt = w->wq = w->wc = NULL;
+}
