@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/model/cli.h"
-#include "analysis/model/critical.h"
+#include "analysis/model/critical_sum.h"
 
 #define MAX_SPEEDUPS 32
 
@@ -108,194 +108,15 @@ static int parse_options(int argc, char **argv, struct copts *o)
 	return 0;
 }
 
-/* ---- the sums ----------------------------------------------------------------- */
-
-struct proc_sum {
-	struct cstates path;  /* on the critical path */
-	struct cstates all;   /* the process's whole traced life */
-	uint64_t queued;      /* its messages' waits in its queue */
-	uint64_t cpu;         /* PROCTIME from its first to its last event */
-};
-
-struct server_sum {
-	uint64_t count, response;
-	struct cstates states;
-};
-
-struct request {
-	uint32_t send, reply;
-	uint64_t response;
-	struct cstates states;
-};
-
-struct result {
-	struct cnet net;
-	struct cpath path;
-	struct cstates job;
-	uint64_t elapsed, length, clamped_cpu;
-	struct proc_sum *proc;
-	struct server_sum *server;  /* by the called process */
-	uint64_t nrequests, request_mismatch;
-	struct request *slow;       /* the slowest, longest first */
-	size_t nslow;
-	uint32_t *machines;         /* distinct machines, sorted */
-	size_t nmachines;
-	struct cstates *by_machine;
-	/* the what-if, when one was asked for */
-	int whatif;
-	double *speed;              /* per process */
-	struct cnet wnet;
-	struct cpath wpath;
-	struct cstates wjob;
-	uint64_t welapsed, wlength;
-};
-
-static void result_free(struct result *r)
-{
-	if (r->whatif) {
-		cpath_free(&r->wpath);
-		cnet_whatif_free(&r->wnet);
-	}
-	free(r->speed);
-	cpath_free(&r->path);
-	cnet_free(&r->net);
-	free(r->proc);
-	free(r->server);
-	free(r->slow);
-	free(r->machines);
-	free(r->by_machine);
-}
-
-static size_t machine_index(const struct result *r, uint32_t m)
-{
-	size_t lo = 0, hi = r->nmachines;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (r->machines[mid] < m)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int collect_machines(struct result *r)
-{
-	const struct trace *t = r->net.g.tr;
-	r->machines = malloc((t->nproc + 1) * sizeof *r->machines);
-	r->by_machine = calloc(t->nproc + 1, sizeof *r->by_machine);
-	if (!r->machines || !r->by_machine)
-		return -1;
-	for (size_t p = 0; p < t->nproc; p++)
-		r->machines[p] = t->proc[p].machine;
-	qsort(r->machines, t->nproc, sizeof *r->machines, cmp_u32);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nproc; i++)
-		if (n == 0 || r->machines[n - 1] != r->machines[i])
-			r->machines[n++] = r->machines[i];
-	r->nmachines = n;
-	return 0;
-}
-
-static void sum_path(struct result *r)
-{
-	const struct cnet *n = &r->net;
-	for (size_t i = 0; i < r->path.nsteps; i++) {
-		struct cstates s;
-		cstep_states(n, &r->path, i, &s);
-		uint32_t p = cstep_process(n, &r->path.steps[i]);
-		cstates_add(&r->job, &s);
-		cstates_add(&r->proc[p].path, &s);
-		cstates_add(&r->by_machine[machine_index(r, n->g.tr->proc[p].machine)], &s);
-	}
-	r->length = cstates_total(&r->job);
-	r->elapsed = cnet_time(n, n->last) - n->t0;
-}
-
-static void sum_processes(struct result *r)
-{
-	const struct cnet *n = &r->net;
-	for (uint32_t k = 0; k < n->g.nnodes; k++) {
-		struct cstates s;
-		uint32_t p = n->g.node_proc[k];
-		cstretch_states(n, k, &s);
-		cstates_add(&r->proc[p].all, &s);
-		r->proc[p].queued += cnet_queued_wait(n, k);
-		r->clamped_cpu += cgraph_proc_arc(&n->g, k) - s.ns[CS_RUNNING];
-	}
-	for (size_t p = 0; p < n->g.tr->nproc; p++)
-		r->proc[p].cpu = cgraph_tproc(&n->g, (uint32_t)p);
-}
-
-static void sum_steps(const struct cnet *n, const struct cpath *p, struct cstates *into)
-{
-	for (size_t i = 0; i < p->nsteps; i++) {
-		struct cstates s;
-		cstep_states(n, p, i, &s);
-		cstates_add(into, &s);
-	}
-}
-
-/* Keep the slowest requests, longest first (insertion: the list is short). */
-static void keep_slow(struct result *r, size_t want, const struct request *q)
-{
-	if (want == 0 || (r->nslow == want && r->slow[want - 1].response >= q->response))
-		return;
-	size_t i = r->nslow < want ? r->nslow++ : want - 1;
-	while (i > 0 && r->slow[i - 1].response < q->response) {
-		r->slow[i] = r->slow[i - 1];
-		i--;
-	}
-	r->slow[i] = *q;
-}
-
-static int sum_requests(struct result *r, size_t want)
-{
-	const struct cnet *n = &r->net;
-	r->slow = calloc(want + 1, sizeof *r->slow);
-	if (!r->slow)
-		return -1;
-	struct cpath p;
-	memset(&p, 0, sizeof p);
-	for (uint32_t k = 0; k < n->g.nnodes; k++) {
-		uint32_t s = cnet_call_of(n, k);
-		if (s == NO_NODE)
-			continue;
-		struct request q = { .send = s, .reply = k,
-				     .response = cnet_time(n, k) - cnet_time(n, s) };
-		cpath_free(&p);
-		if (critical_walk_request(n, s, k, &p) < 0) {
-			cpath_free(&p);
-			return -1;
-		}
-		sum_steps(n, &p, &q.states);
-		r->request_mismatch += cstates_total(&q.states) != q.response;
-		struct server_sum *sv = &r->server[cgraph_event(&n->g, s)->dst];
-		sv->count++;
-		sv->response += q.response;
-		cstates_add(&sv->states, &q.states);
-		r->nrequests++;
-		keep_slow(r, want, &q);
-	}
-	cpath_free(&p);
-	return 0;
-}
-
-/* --speedup P=K into r->speed; 0 ok, else the exit code (said on stderr). */
-static int parse_speedups(const struct copts *o, const struct trace *t, struct result *r)
+/* --speedup P=K into *speedp (per process); 0 ok, else the exit code (said on stderr). */
+static int parse_speedups(const struct copts *o, const struct trace *t, double **speedp)
 {
 	char err[512];
-	r->speed = malloc((t->nproc + 1) * sizeof *r->speed);
-	if (!r->speed)
+	double *speed = *speedp = malloc((t->nproc + 1) * sizeof *speed);
+	if (!speed)
 		return EXIT_FAILED;
 	for (size_t p = 0; p <= t->nproc; p++)
-		r->speed[p] = 1.0;
+		speed[p] = 1.0;
 	for (size_t i = 0; i < o->nspeedup; i++) {
 		char who[64], *end;
 		const char *eq = strchr(o->speedup[i], '=');
@@ -311,60 +132,34 @@ static int parse_speedups(const struct copts *o, const struct trace *t, struct r
 			fprintf(stderr, "%s\n", err);
 			return EXIT_BADINPUT;
 		}
-		r->speed[p] = k;
+		speed[p] = k;
 	}
 	return EXIT_OK;
 }
 
-static int what_if(const struct copts *o, const struct trace *t, struct result *r)
+static int analyse(const struct copts *o, const struct trace *t, struct critical_result *r)
 {
 	char err[512];
-	int rc = parse_speedups(o, t, r);
-	if (rc != EXIT_OK)
-		return rc;
-	if (cnet_whatif(&r->net, r->speed, o->latency, &r->wnet, err, sizeof err) < 0) {
+	int rc = critical_analyse(t, o->slowest, r, err, sizeof err);
+	if (rc < 0) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_FAILED;
+		return rc == -1 ? EXIT_BADINPUT : EXIT_FAILED;
 	}
-	r->whatif = 1;
-	if (critical_walk(&r->wnet, &r->wpath, err, sizeof err) < 0) {
+	if (!o->nspeedup && o->latency < 0)
+		return EXIT_OK;
+	double *speed = NULL;
+	rc = parse_speedups(o, t, &speed);
+	if (rc == EXIT_OK && critical_result_whatif(r, speed, o->latency, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_FAILED;
+		rc = EXIT_FAILED;
 	}
-	sum_steps(&r->wnet, &r->wpath, &r->wjob);
-	r->wlength = cstates_total(&r->wjob);
-	r->welapsed = cnet_time(&r->wnet, r->wnet.last) - r->wnet.t0;
-	return EXIT_OK;
-}
-
-static int analyse(const struct copts *o, const struct trace *t, struct result *r)
-{
-	char err[512];
-	memset(r, 0, sizeof *r);
-	if (cnet_build(&r->net, t, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return EXIT_BADINPUT;
-	}
-	if (critical_walk(&r->net, &r->path, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return EXIT_BADINPUT;
-	}
-	r->proc = calloc(t->nproc + 1, sizeof *r->proc);
-	r->server = calloc(t->nproc + 1, sizeof *r->server);
-	if (!r->proc || !r->server || collect_machines(r) < 0 || sum_requests(r, o->slowest) < 0) {
-		fprintf(stderr, "%s: out of memory\n", t->path);
-		return EXIT_FAILED;
-	}
-	sum_path(r);
-	sum_processes(r);
-	if (o->nspeedup || o->latency >= 0)
-		return what_if(o, t, r);
-	return EXIT_OK;
+	free(speed);
+	return rc;
 }
 
 /* ---- printing ----------------------------------------------------------------- */
 
-static const char *pname(const struct result *r, uint32_t p, char *buf, size_t len)
+static const char *pname(const struct critical_result *r, uint32_t p, char *buf, size_t len)
 {
 	return process_name(r->net.g.tr, p, buf, len);
 }
@@ -397,7 +192,7 @@ static void states_row(const char *name, const struct cstates *s)
 	printf("\n");
 }
 
-static void print_path_text(const struct result *r, size_t want)
+static void print_path_text(const struct critical_result *r, size_t want)
 {
 	const struct cnet *n = &r->net;
 	size_t from = want && r->path.nsteps > want ? r->path.nsteps - want : 0;
@@ -436,7 +231,7 @@ static void whatif_title(const struct copts *o, FILE *out)
 			(long long)o->latency);
 }
 
-static void print_whatif_text(const struct copts *o, const struct result *r)
+static void print_whatif_text(const struct copts *o, const struct critical_result *r)
 {
 	char a[32], b[32], c[32];
 	printf("\n");
@@ -449,7 +244,7 @@ static void print_whatif_text(const struct copts *o, const struct result *r)
 	print_states_text("where the time on its critical path would go:", &r->wjob, r->wlength);
 }
 
-static void print_text(const struct copts *o, const struct result *r)
+static void print_text(const struct copts *o, const struct critical_result *r)
 {
 	const struct cnet *n = &r->net;
 	const struct trace *t = n->g.tr;
@@ -507,7 +302,7 @@ static void print_text(const struct copts *o, const struct result *r)
 					      b, sizeof b));
 		printf("slowest:\n");
 		for (size_t i = 0; i < r->nslow; i++) {
-			const struct request *q = &r->slow[i];
+			const struct critical_request *q = &r->slow[i];
 			const struct event *s = cgraph_event(&n->g, q->send);
 			printf("  %s -> %s line %u: %s:", pname(r, s->task, a, sizeof a),
 			       pname(r, s->dst, b, sizeof b), s->line,
@@ -544,7 +339,7 @@ static void csv_row(const char *scope, const char *name, const struct cstates *s
 	printf("\n");
 }
 
-static void print_csv(const struct result *r)
+static void print_csv(const struct critical_result *r)
 {
 	const struct trace *t = r->net.g.tr;
 	char a[32];
@@ -578,13 +373,13 @@ static void json_states(const struct cstates *s)
 	printf("}");
 }
 
-static void json_name(const struct result *r, uint32_t p)
+static void json_name(const struct critical_result *r, uint32_t p)
 {
 	char a[32];
 	json_string(stdout, pname(r, p, a, sizeof a));
 }
 
-static void print_json_path(const struct copts *o, const struct result *r)
+static void print_json_path(const struct copts *o, const struct critical_result *r)
 {
 	const struct cnet *n = &r->net;
 	size_t from = o->path_steps && r->path.nsteps > o->path_steps ? r->path.nsteps - o->path_steps
@@ -610,7 +405,7 @@ static void print_json_path(const struct copts *o, const struct result *r)
 	printf("]");
 }
 
-static void print_json(const struct copts *o, const struct result *r)
+static void print_json(const struct copts *o, const struct critical_result *r)
 {
 	const struct cnet *n = &r->net;
 	const struct trace *t = n->g.tr;
@@ -700,7 +495,7 @@ int critical_main(int argc, char **argv)
 	rc = cli_load("critical", o.input, &t);
 	if (rc == EXIT_FAILED)
 		rc = EXIT_BADINPUT; /* no events: nothing to walk */
-	struct result r;
+	struct critical_result r;
 	memset(&r, 0, sizeof r);
 	if (rc == EXIT_OK)
 		rc = analyse(&o, &t, &r);
@@ -712,7 +507,7 @@ int critical_main(int argc, char **argv)
 		else
 			print_text(&o, &r);
 	}
-	result_free(&r);
+	critical_result_free(&r);
 	trace_free(&t);
 	fflush(stdout);
 	return rc;
