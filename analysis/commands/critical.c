@@ -5,13 +5,14 @@
  * the states are analysis/model/critical.c; this file sums and prints.
  * docs/critical.md is the user's page.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/model/cli.h"
-#include "analysis/model/critical_sum.h"
+#include "analysis/model/critical_svg.h"
 
 #define MAX_SPEEDUPS 32
 
@@ -20,6 +21,7 @@ struct copts {
 	const char *speedup[MAX_SPEEDUPS]; /* "node.pid=k" */
 	size_t nspeedup;
 	int64_t latency;   /* -1: as measured */
+	const char *svg;   /* write the path there as SVG */
 	size_t path_steps; /* steps of the path printed, 0 all */
 	size_t slowest;    /* slowest requests shown */
 	const char *input;
@@ -47,6 +49,8 @@ static void usage(FILE *out)
 		"                   (repeatable); the network re-timed, a new path\n"
 		"  --latency NS     what if every remote message took NS ns from\n"
 		"                   SEND to QUEUED\n"
+		"  --svg FILE       the path as a space-time diagram over the messages\n"
+		"                   (the first 20000), in SVG\n"
 		"  --help           this text\n"
 		"\n"
 		"Exit status: 0 ok, 1 analysis failed, 2 bad usage or input.\n");
@@ -61,6 +65,7 @@ static int parse_options(int argc, char **argv, struct copts *o)
 		{ "requests", required_argument, 0, 'r' },
 		{ "speedup", required_argument, 0, 's' },
 		{ "latency", required_argument, 0, 'l' },
+		{ "svg", required_argument, 0, 'g' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -86,6 +91,7 @@ static int parse_options(int argc, char **argv, struct copts *o)
 				return cli_usage_error("critical", "--requests wants a count, not '%s'",
 						       optarg);
 			break;
+		case 'g': o->svg = optarg; break;
 		case 's':
 			if (o->nspeedup == MAX_SPEEDUPS)
 				return cli_usage_error("critical", "at most %d --speedup", MAX_SPEEDUPS);
@@ -485,6 +491,21 @@ static void print_json(const struct copts *o, const struct critical_result *r)
 	printf("}\n");
 }
 
+static int write_svg(const char *path, const struct critical_result *r)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "dpm critical: %s: %s\n", path, strerror(errno));
+		return EXIT_BADINPUT;
+	}
+	int bad = critical_svg(f, r, 20000) < 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "dpm critical: writing %s failed\n", path);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
 int critical_main(int argc, char **argv)
 {
 	struct copts o;
@@ -499,6 +520,8 @@ int critical_main(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	if (rc == EXIT_OK)
 		rc = analyse(&o, &t, &r);
+	if (rc == EXIT_OK && o.svg)
+		rc = write_svg(o.svg, &r);
 	if (rc == EXIT_OK) {
 		if (o.fmt == OUT_CSV)
 			print_csv(&r);

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/model/critical.h"
+#include "analysis/model/critical_svg.h"
 #include "test_analysis_trace.h"
 
 int critical_main(int argc, char **argv);
@@ -537,6 +537,50 @@ static void command_json_and_csv(void **state)
 	unlink(path);
 }
 
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* The call's path drawn: B's stretch a bar, the two messages thick lines
+ * over the two thin grey ones, a lane per process; --svg writes it. */
+static void svg_of_the_path(void **state)
+{
+	(void)state;
+	struct trace t;
+	call_trace(&t, "svg.csv");
+	struct critical_result r;
+	char err[128], *buf = NULL;
+	size_t len = 0;
+	assert_int_equal(critical_analyse(&t, 1, &r, err, sizeof err), 0);
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(critical_svg(f, &r, 100), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "<svg xmlns="));
+	assert_non_null(strstr(buf, "</svg>\n"));
+	assert_int_equal(count(buf, "height=\"8\""), 1);
+	assert_int_equal(count(buf, "stroke-width=\"2.5\""), 2);
+	assert_int_equal(count(buf, "stroke-width=\"0.6\""), 1); /* the group of messages */
+	assert_int_equal(count(buf, "<line x1=") - count(buf, "stroke=\"#e0e0e0\"") -
+				 count(buf, "stroke-width=\"2.5\""), 2);
+	assert_non_null(strstr(buf, "running 180 ns ready 20 ns"));
+	assert_non_null(strstr(buf, ">in_flight 20.0%<"));
+	free(buf);
+	critical_result_free(&r);
+	trace_free(&t);
+	int rc;
+	const char *path = temp_file(0, call_csv);
+	char *bad[] = { "critical", "--svg", "/nonexistent/dir/x.svg", (char *)path, NULL };
+	char *out = capture_stderr(critical_main, 4, bad, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "/nonexistent/dir/x.svg: No such file"));
+	free(out);
+	unlink(path);
+}
+
 static void command_errors(void **state)
 {
 	(void)state;
@@ -589,6 +633,7 @@ int main(void)
 		cmocka_unit_test(random_against_longest_path),
 		cmocka_unit_test(what_if_call),
 		cmocka_unit_test(command_json_and_csv),
+		cmocka_unit_test(svg_of_the_path),
 		cmocka_unit_test(command_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
