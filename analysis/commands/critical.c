@@ -21,6 +21,7 @@ struct copts {
 	const char *speedup[MAX_SPEEDUPS]; /* "node.pid=k" */
 	size_t nspeedup;
 	int64_t latency;   /* -1: as measured */
+	int64_t latency_add; /* --latency +NS / -NS */
 	const char *svg;   /* write the path there as SVG */
 	size_t path_steps; /* steps of the path printed, 0 all */
 	size_t slowest;    /* slowest requests shown */
@@ -48,7 +49,8 @@ static void usage(FILE *out)
 		"  --speedup P=K    what if process P (node.pid) ran K times faster\n"
 		"                   (repeatable); the network re-timed, a new path\n"
 		"  --latency NS     what if every remote message took NS ns from\n"
-		"                   SEND to QUEUED\n"
+		"                   SEND to QUEUED; +NS or -NS: that much more or less\n"
+		"                   than it did (the cluster's latency= changed)\n"
 		"  --svg FILE       the path as a space-time diagram over the messages\n"
 		"                   (the first 20000), in SVG\n"
 		"  --help           this text\n"
@@ -99,9 +101,14 @@ static int parse_options(int argc, char **argv, struct copts *o)
 			break;
 		case 'l': {
 			size_t ns;
-			if (cli_parse_count(optarg, &ns) < 0 || ns > INT64_MAX)
-				return cli_usage_error("critical", "--latency wants ns, not '%s'", optarg);
-			o->latency = (int64_t)ns;
+			int sign = *optarg == '+' ? 1 : *optarg == '-' ? -1 : 0;
+			if (cli_parse_count(optarg + (sign != 0), &ns) < 0 || ns > INT64_MAX / 2)
+				return cli_usage_error("critical", "--latency wants NS, +NS or -NS, not "
+						       "'%s'", optarg);
+			if (sign)
+				o->latency_add = sign * (int64_t)ns;
+			else
+				o->latency = (int64_t)ns;
 			break;
 		}
 		default:
@@ -151,11 +158,12 @@ static int analyse(const struct copts *o, const struct trace *t, struct critical
 		fprintf(stderr, "%s\n", err);
 		return rc == -1 ? EXIT_BADINPUT : EXIT_FAILED;
 	}
-	if (!o->nspeedup && o->latency < 0)
+	if (!o->nspeedup && o->latency < 0 && !o->latency_add)
 		return EXIT_OK;
 	double *speed = NULL;
 	rc = parse_speedups(o, t, &speed);
-	if (rc == EXIT_OK && critical_result_whatif(r, speed, o->latency, err, sizeof err) < 0) {
+	struct cwhatif c = { speed, o->latency, o->latency_add };
+	if (rc == EXIT_OK && critical_result_whatif(r, &c, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_FAILED;
 	}
@@ -235,6 +243,9 @@ static void whatif_title(const struct copts *o, FILE *out)
 	if (o->latency >= 0)
 		fprintf(out, "%s remote messages took %lld ns in flight", o->nspeedup ? "," : "",
 			(long long)o->latency);
+	if (o->latency_add)
+		fprintf(out, "%s remote messages took %+lld ns more in flight",
+			o->nspeedup || o->latency >= 0 ? "," : "", (long long)o->latency_add);
 }
 
 static void print_whatif_text(const struct copts *o, const struct critical_result *r)
@@ -482,6 +493,7 @@ static void print_json(const struct copts *o, const struct critical_result *r)
 			printf("%lld", (long long)o->latency);
 		else
 			printf("null");
+		printf(",\"latency_added_ns\":%lld", (long long)o->latency_add);
 		printf(",\"elapsed_ns\":%llu,\"length_ns\":%llu,\"steps\":%zu,\"states\":",
 		       (unsigned long long)r->welapsed, (unsigned long long)r->wlength, r->wpath.nsteps);
 		json_states(&r->wjob);

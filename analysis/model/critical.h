@@ -138,15 +138,21 @@ uint64_t cnet_asked_at(const struct cnet *n, uint32_t k);
 uint64_t cnet_arrived_at(const struct cnet *n, uint32_t k);
 
 /* What if: process p's CPU `speed[p]` times faster (1 unchanged; for an
- * untraced p, the waits for its answers) and
- * every remote message `latency` ns from SEND to QUEUED (negative: as
- * measured).  Re-times the same network, every wait recomputed from the
+ * untraced p, the waits for its answers) and every remote message
+ * `latency` ns from SEND to QUEUED (negative: as measured), plus
+ * `latency_add` (the cluster's one-way latency changed by that much).  Re-times the same network, every wait recomputed from the
  * joins (a RECEIVE happens when both its process asked and its message
  * arrived), into *w: a copy of n sharing its graph with its own times, to
  * walk and sum like n; free it with cnet_whatif_free.  0 ok, -1 out of
  * memory or a cycle (err says). */
-int cnet_whatif(const struct cnet *n, const double *speed, int64_t latency, struct cnet *w,
-		char *err, size_t errlen);
+struct cwhatif {
+	const double *speed;  /* per process, 1 unchanged */
+	int64_t latency;      /* every remote flight this long; -1 as measured */
+	int64_t latency_add;  /* then added to every remote flight (may be < 0) */
+};
+
+int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
+		size_t errlen);
 void cnet_whatif_free(struct cnet *w);
 
 /* The CALL whose reply node k receives: its SEND node, else NO_NODE.  A

@@ -149,10 +149,10 @@ static int sum_requests(struct critical_result *r, size_t want)
 	return 0;
 }
 
-int critical_result_whatif(struct critical_result *r, const double *speed, int64_t latency,
-			   char *err, size_t errlen)
+int critical_result_whatif(struct critical_result *r, const struct cwhatif *c, char *err,
+			   size_t errlen)
 {
-	if (cnet_whatif(&r->net, speed, latency, &r->wnet, err, errlen) < 0)
+	if (cnet_whatif(&r->net, c, &r->wnet, err, errlen) < 0)
 		return -1;
 	r->whatif = 1;
 	if (critical_walk(&r->wnet, &r->wpath, err, errlen) < 0)

@@ -60,8 +60,8 @@ void critical_result_free(struct critical_result *r);
 
 /* The what-if of cnet_whatif on r's network, walked and summed into r's
  * w* fields.  0 ok, -1 with err. */
-int critical_result_whatif(struct critical_result *r, const double *speed, int64_t latency,
-			   char *err, size_t errlen);
+int critical_result_whatif(struct critical_result *r, const struct cwhatif *c, char *err,
+			   size_t errlen);
 
 /* The states of a path's steps added into `into`. */
 void critical_sum_steps(const struct cnet *n, const struct cpath *p, struct cstates *into);

@@ -33,8 +33,7 @@ static uint64_t plus(uint64_t t, int64_t d)
 }
 
 /* Vertex k of the re-timed network w, its predecessors done. */
-static void retime(const struct cnet *n, struct cnet *w, const double *speed, int64_t latency,
-		   uint32_t k)
+static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *cw, uint32_t k)
 {
 	const struct cgraph *g = &n->g;
 	const struct event *e = cgraph_event(g, k);
@@ -46,8 +45,12 @@ static void retime(const struct cnet *n, struct cnet *w, const double *speed, in
 	if (matched) {
 		uint32_t s = g->cross[k];
 		int remote = cgraph_event(g, s)->machine != e->machine;
-		flight = latency >= 0 && remote ? latency
-						 : (int64_t)(cnet_arrived_at(n, k) - cnet_time(n, s));
+		flight = cw->latency >= 0 && remote ? cw->latency
+						    : (int64_t)(cnet_arrived_at(n, k) - cnet_time(n, s));
+		if (remote)
+			flight += cw->latency_add;
+		if (flight < 0)
+			flight = 0;
 	}
 	w->wc[k] = 0;
 	if (first) {
@@ -66,7 +69,7 @@ static void retime(const struct cnet *n, struct cnet *w, const double *speed, in
 	}
 	uint64_t prev = cnet_time(n, k - 1), c = cnet_stretch_cpu(n, k);
 	if (!recv) {
-		uint64_t c2 = faster(c, speed[p]);
+		uint64_t c2 = faster(c, cw->speed[p]);
 		w->wt[k] = w->wt[k - 1] + (t - prev - c) + c2;
 		w->wc[k] = c2;
 		return;
@@ -76,13 +79,13 @@ static void retime(const struct cnet *n, struct cnet *w, const double *speed, in
 	uint64_t cpu_post = c - cpu_pre;
 	if (cpu_post > post)
 		cpu_post = post;
-	uint64_t pre2 = faster(cpu_pre, speed[p]), post2 = faster(cpu_post, speed[p]);
+	uint64_t pre2 = faster(cpu_pre, cw->speed[p]), post2 = faster(cpu_post, cw->speed[p]);
 	uint64_t r2 = w->wt[k - 1] + pre2;
 	uint64_t a2;
 	if (matched)
 		a2 = plus(w->wt[g->cross[k]], flight);
 	else if (a > r && e->src != NO_PROC && !g->tr->proc[e->src].traced)
-		a2 = r2 + faster(a - r, speed[e->src]); /* an untraced server made faster */
+		a2 = r2 + faster(a - r, cw->speed[e->src]); /* an untraced server made faster */
 	else
 		a2 = plus(r2, (int64_t)(a - r));
 	w->wq[k] = a2;
@@ -101,8 +104,8 @@ static int fork_children(const struct cnet *n, struct hashmap *kids)
 	return 0;
 }
 
-int cnet_whatif(const struct cnet *n, const double *speed, int64_t latency, struct cnet *w,
-		char *err, size_t errlen)
+int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
+		size_t errlen)
 {
 	const struct cgraph *g = &n->g;
 	size_t nn = g->nnodes;
@@ -129,7 +132,7 @@ int cnet_whatif(const struct cnet *n, const double *speed, int64_t latency, stru
 	}
 	while (head < tail) {
 		uint32_t k = queue[head++];
-		retime(n, w, speed, latency, k);
+		retime(n, w, c, k);
 		uint32_t next[3] = { NO_NODE, NO_NODE, NO_NODE };
 		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
 			next[0] = k + 1;

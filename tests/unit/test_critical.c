@@ -134,7 +134,7 @@ static void what_if_call(void **state)
 	speed[b] = 5;
 	char err[128];
 	struct cnet w;
-	assert_int_equal(cnet_whatif(&m.n, speed, -1, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 0 }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 252);
 	struct cpath p;
 	assert_int_equal(critical_walk(&w, &p, err, sizeof err), 0);
@@ -145,8 +145,16 @@ static void what_if_call(void **state)
 	cnet_whatif_free(&w);
 	/* 100 ns per remote message: 300 + 2 * 70 */
 	speed[b] = 1;
-	assert_int_equal(cnet_whatif(&m.n, speed, 100, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, 100, 0 }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 540);
+	cnet_whatif_free(&w);
+	/* 70 ns more per remote message: the same */
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 70 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_time(&w, w.last), 540);
+	cnet_whatif_free(&w);
+	/* 40 ns less: each flight 30 -> 0 */
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, -40 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_time(&w, w.last), 340);
 	cnet_whatif_free(&w);
 	walked_free(&m);
 	trace_free(&t);
@@ -447,7 +455,7 @@ static void random_against_longest_path(void **state)
 			one[p] = 1.0;
 		struct cnet same;
 		char err[128];
-		assert_int_equal(cnet_whatif(&w.n, one, -1, &same, err, sizeof err), 0);
+		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0 }, &same, err, sizeof err), 0);
 		for (uint32_t k = 0; k < w.n.g.nnodes; k++) {
 			assert_int_equal(same.wt[k], cgraph_event(&w.n.g, k)->time);
 			if (cgraph_event(&w.n.g, k)->type == TRACE_RECEIVE)
@@ -458,7 +466,7 @@ static void random_against_longest_path(void **state)
 		for (size_t p = 0; p < t.nproc; p++)
 			one[p] = 1 + rnd(4);
 		cnet_whatif_free(&same);
-		assert_int_equal(cnet_whatif(&w.n, one, -1, &same, err, sizeof err), 0);
+		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0 }, &same, err, sizeof err), 0);
 		for (uint32_t k = 0; k < w.n.g.nnodes; k++)
 			assert_true(same.wt[k] <= cgraph_event(&w.n.g, k)->time);
 		cnet_whatif_free(&same);
@@ -518,7 +526,7 @@ static void command_json_and_csv(void **state)
 	char *wi[] = { "critical", "--json", "--speedup", "2.1=5", (char *)path, NULL };
 	out = capture(critical_main, 5, wi, &rc);
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(out, "\"whatif\":{\"speedup\":{\"2.1\":5},\"latency_ns\":null,"
+	assert_non_null(strstr(out, "\"whatif\":{\"speedup\":{\"2.1\":5},\"latency_ns\":null,\"latency_added_ns\":0,"
 				    "\"elapsed_ns\":252,\"length_ns\":152,"));
 	free(out);
 	char *nobody[] = { "critical", "--speedup", "9.9=2", (char *)path, NULL };
