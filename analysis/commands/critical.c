@@ -20,6 +20,8 @@ struct copts {
 	enum out_format fmt;
 	const char *speedup[MAX_SPEEDUPS]; /* "node.pid=k" */
 	size_t nspeedup;
+	const char *wait[MAX_SPEEDUPS];    /* "node.pid=+ns" */
+	size_t nwait;
 	int64_t latency;   /* -1: as measured */
 	int64_t latency_add; /* --latency +NS / -NS */
 	const char *svg;   /* write the path there as SVG */
@@ -51,6 +53,8 @@ static void usage(FILE *out)
 		"  --latency NS     what if every remote message took NS ns from\n"
 		"                   SEND to QUEUED; +NS or -NS: that much more or less\n"
 		"                   than it did (the cluster's latency= changed)\n"
+		"  --wait P=+NS     what if each wait for untraced process P's answer\n"
+		"                   (node.0: the node's disk) took NS more (-NS less)\n"
 		"  --svg FILE       the path as a space-time diagram over the messages\n"
 		"                   (the first 20000), in SVG\n"
 		"  --help           this text\n"
@@ -68,6 +72,7 @@ static int parse_options(int argc, char **argv, struct copts *o)
 		{ "speedup", required_argument, 0, 's' },
 		{ "latency", required_argument, 0, 'l' },
 		{ "svg", required_argument, 0, 'g' },
+		{ "wait", required_argument, 0, 'w' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -94,6 +99,11 @@ static int parse_options(int argc, char **argv, struct copts *o)
 						       optarg);
 			break;
 		case 'g': o->svg = optarg; break;
+		case 'w':
+			if (o->nwait == MAX_SPEEDUPS)
+				return cli_usage_error("critical", "at most %d --wait", MAX_SPEEDUPS);
+			o->wait[o->nwait++] = optarg;
+			break;
 		case 's':
 			if (o->nspeedup == MAX_SPEEDUPS)
 				return cli_usage_error("critical", "at most %d --speedup", MAX_SPEEDUPS);
@@ -150,6 +160,37 @@ static int parse_speedups(const struct copts *o, const struct trace *t, double *
 	return EXIT_OK;
 }
 
+/* --wait P=+NS into *waitp (per process; P must be untraced). */
+static int parse_waits(const struct copts *o, const struct trace *t, int64_t **waitp)
+{
+	char err[512];
+	int64_t *wait = *waitp = calloc(t->nproc + 1, sizeof *wait);
+	if (!wait)
+		return EXIT_FAILED;
+	for (size_t i = 0; i < o->nwait; i++) {
+		char who[64];
+		const char *eq = strchr(o->wait[i], '=');
+		size_t len = eq ? (size_t)(eq - o->wait[i]) : 0, ns;
+		int sign = eq && eq[1] == '+' ? 1 : eq && eq[1] == '-' ? -1 : 0;
+		if (!sign || len >= sizeof who || cli_parse_count(eq + 2, &ns) < 0 ||
+		    ns > INT64_MAX / 2)
+			return cli_usage_error("critical", "--wait wants node.pid=+NS or -NS, not '%s'",
+					       o->wait[i]);
+		memcpy(who, o->wait[i], len);
+		who[len] = '\0';
+		uint32_t p = trace_named_process(t, who, "dpm critical: --wait", err, sizeof err);
+		if (p != NO_PROC && t->proc[p].traced)
+			snprintf(err, sizeof err, "dpm critical: --wait: %s left events of its own; "
+				 "--speedup it instead", who);
+		if (p == NO_PROC || t->proc[p].traced) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_BADINPUT;
+		}
+		wait[p] = sign * (int64_t)ns;
+	}
+	return EXIT_OK;
+}
+
 static int analyse(const struct copts *o, const struct trace *t, struct critical_result *r)
 {
 	char err[512];
@@ -158,16 +199,20 @@ static int analyse(const struct copts *o, const struct trace *t, struct critical
 		fprintf(stderr, "%s\n", err);
 		return rc == -1 ? EXIT_BADINPUT : EXIT_FAILED;
 	}
-	if (!o->nspeedup && o->latency < 0 && !o->latency_add)
+	if (!o->nspeedup && !o->nwait && o->latency < 0 && !o->latency_add)
 		return EXIT_OK;
 	double *speed = NULL;
+	int64_t *wait = NULL;
 	rc = parse_speedups(o, t, &speed);
-	struct cwhatif c = { speed, o->latency, o->latency_add };
+	if (rc == EXIT_OK)
+		rc = parse_waits(o, t, &wait);
+	struct cwhatif c = { speed, o->latency, o->latency_add, wait };
 	if (rc == EXIT_OK && critical_result_whatif(r, &c, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = EXIT_FAILED;
 	}
 	free(speed);
+	free(wait);
 	return rc;
 }
 
@@ -178,7 +223,8 @@ static const char *pname(const struct critical_result *r, uint32_t p, char *buf,
 	return process_name(r->net.g.tr, p, buf, len);
 }
 
-static const char *const step_name[] = { "process", "message", "queued message", "created" };
+static const char *const step_name[] = { "process", "message", "queued message", "created",
+					  "child's end" };
 
 static void print_states_text(const char *title, const struct cstates *s, uint64_t whole)
 {
@@ -246,6 +292,12 @@ static void whatif_title(const struct copts *o, FILE *out)
 	if (o->latency_add)
 		fprintf(out, "%s remote messages took %+lld ns more in flight",
 			o->nspeedup || o->latency >= 0 ? "," : "", (long long)o->latency_add);
+	for (size_t i = 0; i < o->nwait; i++) {
+		const char *eq = strchr(o->wait[i], '=');
+		fprintf(out, "%s waits for %.*s took %s ns more",
+			o->nspeedup || o->latency >= 0 || o->latency_add || i ? "," : "",
+			(int)(eq - o->wait[i]), o->wait[i], eq + 1);
+	}
 }
 
 static void print_whatif_text(const struct copts *o, const struct critical_result *r)
@@ -493,7 +545,13 @@ static void print_json(const struct copts *o, const struct critical_result *r)
 			printf("%lld", (long long)o->latency);
 		else
 			printf("null");
-		printf(",\"latency_added_ns\":%lld", (long long)o->latency_add);
+		printf(",\"latency_added_ns\":%lld,\"wait_added_ns\":{", (long long)o->latency_add);
+		for (size_t i = 0; i < o->nwait; i++) {
+			const char *eq = strchr(o->wait[i], '=');
+			printf("%s\"%.*s\":%lld", i ? "," : "", (int)(eq - o->wait[i]), o->wait[i],
+			       strtoll(eq + 1, NULL, 10));
+		}
+		printf("}");
 		printf(",\"elapsed_ns\":%llu,\"length_ns\":%llu,\"steps\":%zu,\"states\":",
 		       (unsigned long long)r->welapsed, (unsigned long long)r->wlength, r->wpath.nsteps);
 		json_states(&r->wjob);

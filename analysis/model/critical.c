@@ -133,6 +133,69 @@ static void find_forks(struct cnet *n)
 }
 
 uint32_t cnet_call_of(const struct cnet *n, uint32_t k);
+uint64_t cnet_arrived_at(const struct cnet *n, uint32_t k);
+
+/* A child's end and its parent, for the exit notices. */
+struct ending {
+	uint32_t parent, term;
+	uint64_t time;
+};
+
+static int by_parent_time(const void *a, const void *b)
+{
+	const struct ending *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->term < y->term ? -1 : x->term > y->term;
+}
+
+/* Exit notices (INMON: "a parent process waiting for one of its children
+ * to terminate"): the children's ends reach a DPM parent as messages from
+ * the untraced manager of the child's node.  In each parent's order, a
+ * RECEIVE from an untraced process on a child's node that is not the reply
+ * to the parent's own request, arriving after the earliest unannounced
+ * end of a child there, is that end's notice. */
+static int find_exits(struct cnet *n)
+{
+	const struct cgraph *g = &n->g;
+	const struct trace *t = g->tr;
+	struct ending *e = malloc((t->nproc + 1) * sizeof *e);
+	if (!e)
+		return -1;
+	size_t ne = 0;
+	for (size_t c = 0; c < t->nproc; c++) {
+		uint32_t f = n->fork[c], last = g->first[c + 1] - 1;
+		if (f == NO_NODE || ev(n, last)->type != TRACE_TERMPROCESS)
+			continue;
+		e[ne++] = (struct ending){ g->node_proc[f], last, cnet_time(n, last) };
+	}
+	qsort(e, ne, sizeof *e, by_parent_time);
+	for (size_t i = 0; i < ne;) {
+		size_t j = i;
+		while (j < ne && e[j].parent == e[i].parent)
+			j++;
+		uint32_t p = e[i].parent;
+		for (uint32_t k = g->first[p]; k < g->first[p + 1]; k++) {
+			const struct event *r = ev(n, k);
+			if (r->type != TRACE_RECEIVE || r->src == NO_PROC || t->proc[r->src].traced ||
+			    g->kind[k] == CROSS_MESSAGE || cnet_call_of(n, k) != NO_NODE)
+				continue;
+			uint64_t a = cnet_arrived_at(n, k);
+			for (size_t x = i; x < j; x++)
+				if (e[x].term != NO_NODE && e[x].time <= a &&
+				    ev(n, e[x].term)->machine == TASK_NODE(t->proc[r->src].id)) {
+					n->exit_of[k] = e[x].term;
+					e[x].term = NO_NODE;
+					break;
+				}
+		}
+		i = j;
+	}
+	free(e);
+	return 0;
+}
 
 /* The SENDs that are requests: in each process's order, a RECEIVE from X
  * that is not the reply to a request makes a reply to X owed, and the next
@@ -183,14 +246,16 @@ int cnet_build(struct cnet *n, const struct trace *t, char *err, size_t errlen)
 	n->queued = malloc(n->g.nnodes * sizeof *n->queued);
 	n->fork = malloc((t->nproc + 1) * sizeof *n->fork);
 	n->request = calloc(n->g.nnodes + 1, 1);
-	if (!n->queued || !n->fork || !n->request)
+	n->exit_of = malloc((n->g.nnodes + 1) * sizeof *n->exit_of);
+	if (!n->queued || !n->fork || !n->request || !n->exit_of)
 		return fail(err, errlen, t->path, "out of memory");
 	memset(n->queued, 0xff, n->g.nnodes * sizeof *n->queued);
 	memset(n->fork, 0xff, (t->nproc + 1) * sizeof *n->fork);
+	memset(n->exit_of, 0xff, (n->g.nnodes + 1) * sizeof *n->exit_of);
 	if (check_messages(n, err, errlen) < 0 || find_queued(n, err, errlen) < 0)
 		return -1;
 	find_forks(n);
-	if (find_requests(n) < 0)
+	if (find_requests(n) < 0 || find_exits(n) < 0)
 		return fail(err, errlen, t->path, "out of memory");
 	n->t0 = UINT64_MAX;
 	for (size_t i = 0; i < t->nev; i++)
@@ -211,6 +276,7 @@ void cnet_free(struct cnet *n)
 	free(n->queued);
 	free(n->fork);
 	free(n->request);
+	free(n->exit_of);
 	memset(n, 0, sizeof *n);
 }
 
@@ -282,9 +348,22 @@ static enum cstate wait_kind(const struct cnet *n, uint32_t k)
 {
 	const struct trace *t = n->g.tr;
 	uint32_t src = ev(n, k)->src;
+	if (n->exit_of[k] != NO_NODE)
+		return CS_BLOCKED_RECEIVE; /* for a child's end */
 	if (untraced(t, src))
 		return CS_EXTERNAL; /* node.0 too: a disk or host request, not kernel CPU */
 	return cnet_call_of(n, k) != NO_NODE ? CS_BLOCKED_CALL : CS_BLOCKED_RECEIVE;
+}
+
+uint32_t cnet_movedata_trips(const struct cnet *n, uint32_t k)
+{
+	const struct event *e = ev(n, k);
+	const struct trace *t = n->g.tr;
+	if (e->type != TRACE_MOVEDATA || !(e->flags & EV_LENGTH))
+		return 0;
+	uint32_t sides = (e->src != NO_PROC && t->proc[e->src].machine != e->machine) +
+			 (e->dst != NO_PROC && t->proc[e->dst].machine != e->machine);
+	return sides * ((e->length + 4095) / 4096);
 }
 
 void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out)
@@ -300,6 +379,9 @@ void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out)
 		if (wait > e - c)
 			wait = e - c;
 		out->ns[wait_kind(n, k)] += wait;
+	} else if (cnet_movedata_trips(n, k)) {
+		wait = e - c; /* its round trips to the other node */
+		out->ns[CS_FLIGHT] += wait;
 	}
 	out->ns[CS_READY] += e - c - wait;
 }
@@ -339,6 +421,7 @@ uint32_t cstep_tail(const struct cnet *n, const struct cstep *s)
 	switch (s->kind) {
 	case STEP_PROCESS: return s->head - 1;
 	case STEP_FORK: return n->fork[n->g.node_proc[s->head]];
+	case STEP_EXIT: return n->exit_of[s->head];
 	default: return n->g.cross[s->head];
 	}
 }
@@ -359,6 +442,10 @@ static uint32_t step_back(const struct cnet *n, uint32_t k, uint32_t begin, uint
 			*kind = STEP_QUEUED;
 			return s;
 		}
+	}
+	if (n->exit_of[k] != NO_NODE && (is_first(n, k) || cnet_arrived_at(n, k) > cnet_asked_at(n, k))) {
+		*kind = STEP_EXIT;
+		return n->exit_of[k];
 	}
 	if (!is_first(n, k)) {
 		*kind = STEP_PROCESS;
@@ -468,6 +555,11 @@ void cstep_states(const struct cnet *n, const struct cpath *p, size_t i, struct 
 	}
 	if (st->kind == STEP_FORK) {
 		out->ns[CS_KERNEL] = cnet_time(n, k) - cnet_time(n, tail);
+	} else if (st->kind == STEP_EXIT) {
+		/* the end relayed by the untraced manager, then the delivery */
+		uint64_t a = cnet_arrived_at(n, k);
+		out->ns[CS_EXTERNAL] = a - cnet_time(n, tail);
+		delivery(n, k, a, out);
 	} else {
 		/* SEND -> QUEUED: in the kernel on one machine, else in flight */
 		int local = ev(n, tail)->machine == ev(n, k)->machine;
@@ -485,7 +577,8 @@ void cstep_states(const struct cnet *n, const struct cpath *p, size_t i, struct 
 		delivery(n, k, from, out);
 	}
 	if (i == 0 && p->clip_ns) {
-		static const int order[] = { CS_KERNEL, CS_FLIGHT, CS_QUEUED, CS_RUNNING, CS_READY };
-		cut_in_order(out, order, 5, p->clip_ns);
+		static const int order[] = { CS_KERNEL, CS_EXTERNAL, CS_FLIGHT, CS_QUEUED, CS_RUNNING,
+					     CS_READY };
+		cut_in_order(out, order, 6, p->clip_ns);
 	}
 }

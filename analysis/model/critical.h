@@ -56,6 +56,8 @@ enum cstep_kind {
 			 walks only: the receiver's earlier work belongs to
 			 another interaction) */
 	STEP_FORK,    /* the CREATEPROCESS that made the process */
+	STEP_EXIT,    /* the TERMPROCESS of a child whose end the RECEIVE's
+			 message (from an untraced manager) announces */
 };
 
 struct cstep {
@@ -68,6 +70,8 @@ struct cnet {
 	uint32_t *queued;   /* per node: event index of its message's QUEUED, or NO_NODE */
 	uint32_t *fork;     /* per process: node of the CREATEPROCESS that made it, or NO_NODE */
 	uint8_t *request;   /* per node: 1 for a SEND that is a request (not a reply) */
+	uint32_t *exit_of;  /* per node: for a RECEIVE that is a child's exit
+			       notice, the child's TERMPROCESS node, or NO_NODE */
 	/* A what-if's re-timed network (critical_whatif): per node its time,
 	 * its message's arrival (matched RECEIVEs) and its stretch's CPU; NULL
 	 * for the run as traced. */
@@ -137,10 +141,16 @@ uint64_t cnet_stretch_cpu(const struct cnet *n, uint32_t k);
 uint64_t cnet_asked_at(const struct cnet *n, uint32_t k);
 uint64_t cnet_arrived_at(const struct cnet *n, uint32_t k);
 
+/* The network round trips of MOVEDATA node k: one per 4096-byte chunk
+ * (the kernel's move_remote) for each of its two areas on another node; 0
+ * for a local move or another event. */
+uint32_t cnet_movedata_trips(const struct cnet *n, uint32_t k);
+
 /* What if: process p's CPU `speed[p]` times faster (1 unchanged; for an
  * untraced p, the waits for its answers) and every remote message
  * `latency` ns from SEND to QUEUED (negative: as measured), plus
- * `latency_add` (the cluster's one-way latency changed by that much).  Re-times the same network, every wait recomputed from the
+ * `latency_add` (the cluster's one-way latency changed by that much; each
+ * round trip of a remote MOVEDATA then changes by twice that).  Re-times the same network, every wait recomputed from the
  * joins (a RECEIVE happens when both its process asked and its message
  * arrived), into *w: a copy of n sharing its graph with its own times, to
  * walk and sum like n; free it with cnet_whatif_free.  0 ok, -1 out of
@@ -149,6 +159,8 @@ struct cwhatif {
 	const double *speed;  /* per process, 1 unchanged */
 	int64_t latency;      /* every remote flight this long; -1 as measured */
 	int64_t latency_add;  /* then added to every remote flight (may be < 0) */
+	const int64_t *wait_add; /* per untraced process: added to each wait for
+				    its answer (a disk request's latency), or NULL */
 };
 
 int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,

@@ -2,7 +2,7 @@
  * analysis/model/critical_svg.c - the critical path as a space-time diagram
  * in SVG (critical_svg.h): a lane per traced process (by machine), every
  * message a thin grey line from its SEND to its RECEIVE, and over them the
- * path: a bar per process stretch and a thick line per message step,
+ * path: a bar per process stretch and a thick line per message step (dashed: a creation, a child's end),
  * coloured by the state that holds most of the step.  Written directly (no
  * plotting tool), since it is only lines and rectangles on the run's own
  * times, and `dpm critical` must not depend on gnuplot.
@@ -112,7 +112,8 @@ static void path(FILE *f, const struct layout *l)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				"stroke-width=\"2.5\"%s>", x1, y_of(l, n->g.node_proc[tail]), x2,
 				y_of(l, n->g.node_proc[h]), c,
-				st->kind == STEP_FORK ? " stroke-dasharray=\"4 3\"" : "");
+				st->kind == STEP_FORK || st->kind == STEP_EXIT ? " stroke-dasharray=\"4 3\""
+									       : "");
 			step_title(f, &s);
 			fputs("</line>\n", f);
 		}

@@ -8,7 +8,8 @@
  *
  * Shaped as one pass in a topological order (Kahn: each vertex waits for
  * its process's previous vertex, the SEND of its message, the
- * CREATEPROCESS that made it).  What is a duration stays one (ready time,
+ * CREATEPROCESS that made it, the TERMPROCESS a notice of a child's end
+ * announces).  What is a duration stays one (ready time, a creation,
  * waits on untraced processes, a delivery's pickup); what was a wait for
  * another process is recomputed by the join: a RECEIVE happens when both
  * its process asked and its message arrived.  With no change every vertex
@@ -52,10 +53,20 @@ static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *c
 		if (flight < 0)
 			flight = 0;
 	}
+	uint32_t term = n->exit_of[k];
+	int64_t relay = 0; /* a child's end relayed from its node: one remote message */
+	if (term != NO_NODE) {
+		relay = (int64_t)(cnet_arrived_at(n, k) - cnet_time(n, term));
+		if (cgraph_event(g, term)->machine != e->machine)
+			relay += cw->latency_add;
+	}
 	w->wc[k] = 0;
 	if (first) {
 		uint32_t f = n->fork[p];
-		if (recv && matched) {
+		if (recv && term != NO_NODE) {
+			w->wq[k] = plus(w->wt[term], relay);
+			w->wt[k] = w->wq[k] + (t - cnet_arrived_at(n, k));
+		} else if (recv && matched) {
 			w->wq[k] = plus(w->wt[g->cross[k]], flight);
 			w->wt[k] = w->wq[k] + (t - cnet_arrived_at(n, k));
 		} else if (f != NO_NODE) {
@@ -70,7 +81,8 @@ static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *c
 	uint64_t prev = cnet_time(n, k - 1), c = cnet_stretch_cpu(n, k);
 	if (!recv) {
 		uint64_t c2 = faster(c, cw->speed[p]);
-		w->wt[k] = w->wt[k - 1] + (t - prev - c) + c2;
+		int64_t trips = 2 * cw->latency_add * (int64_t)cnet_movedata_trips(n, k);
+		w->wt[k] = w->wt[k - 1] + plus(t - prev - c, trips) + c2;
 		w->wc[k] = c2;
 		return;
 	}
@@ -84,8 +96,12 @@ static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *c
 	uint64_t a2;
 	if (matched)
 		a2 = plus(w->wt[g->cross[k]], flight);
+	else if (term != NO_NODE)
+		a2 = plus(w->wt[term], relay);
 	else if (a > r && e->src != NO_PROC && !g->tr->proc[e->src].traced)
-		a2 = r2 + faster(a - r, cw->speed[e->src]); /* an untraced server made faster */
+		/* an untraced server made faster, or its answers sooner */
+		a2 = plus(r2 + faster(a - r, cw->speed[e->src]),
+			  cw->wait_add ? cw->wait_add[e->src] : 0);
 	else
 		a2 = plus(r2, (int64_t)(a - r));
 	w->wq[k] = a2;
@@ -93,13 +109,19 @@ static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *c
 	w->wc[k] = pre2 + post2 + (c - cpu_pre - cpu_post);
 }
 
-/* The first vertex of each process made by a CREATEPROCESS, by its node. */
-static int fork_children(const struct cnet *n, struct hashmap *kids)
+/* The successors a vertex has besides its process's next and its
+ * message's RECEIVE, by its node: a CREATEPROCESS's child's first vertex
+ * (key node), a child's TERMPROCESS's exit notice (key node | 1 << 32). */
+static int other_successors(const struct cnet *n, struct hashmap *next)
 {
-	if (hashmap_init(kids, 64) < 0)
+	if (hashmap_init(next, 64) < 0)
 		return -1;
 	for (size_t p = 0; p < n->g.tr->nproc; p++)
-		if (n->fork[p] != NO_NODE && hashmap_put(kids, n->fork[p], n->g.first[p]) < 0)
+		if (n->fork[p] != NO_NODE && hashmap_put(next, n->fork[p], n->g.first[p]) < 0)
+			return -1;
+	for (uint32_t k = 0; k < n->g.nnodes; k++)
+		if (n->exit_of[k] != NO_NODE &&
+		    hashmap_put(next, (uint64_t)n->exit_of[k] | 1ull << 32, k) < 0)
 			return -1;
 	return 0;
 }
@@ -118,7 +140,7 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 	struct hashmap kids;
 	memset(&kids, 0, sizeof kids);
 	int rc = -1;
-	if (!w->wt || !w->wq || !w->wc || !indeg || !queue || fork_children(n, &kids) < 0) {
+	if (!w->wt || !w->wq || !w->wc || !indeg || !queue || other_successors(n, &kids) < 0) {
 		snprintf(err, errlen, "%s: out of memory", g->tr->path);
 		goto out;
 	}
@@ -126,14 +148,15 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 	for (uint32_t k = 0; k < nn; k++) {
 		uint32_t p = g->node_proc[k];
 		indeg[k] = (uint8_t)(!cgraph_is_first(g, k) + (g->kind[k] == CROSS_MESSAGE) +
-				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE));
+				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE) +
+				     (n->exit_of[k] != NO_NODE));
 		if (!indeg[k])
 			queue[tail++] = k;
 	}
 	while (head < tail) {
 		uint32_t k = queue[head++];
 		retime(n, w, c, k);
-		uint32_t next[3] = { NO_NODE, NO_NODE, NO_NODE };
+		uint32_t next[4] = { NO_NODE, NO_NODE, NO_NODE, NO_NODE };
 		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
 			next[0] = k + 1;
 		if (g->succ[k] != NO_NODE && g->kind[g->succ[k]] == CROSS_MESSAGE)
@@ -141,7 +164,10 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 		uint32_t kid = hashmap_get(&kids, k);
 		if (kid != HASHMAP_NONE)
 			next[2] = kid;
-		for (int i = 0; i < 3; i++)
+		uint32_t notice = hashmap_get(&kids, (uint64_t)k | 1ull << 32);
+		if (notice != HASHMAP_NONE)
+			next[3] = notice;
+		for (int i = 0; i < 4; i++)
 			if (next[i] != NO_NODE && --indeg[next[i]] == 0)
 				queue[tail++] = next[i];
 	}

@@ -134,7 +134,7 @@ static void what_if_call(void **state)
 	speed[b] = 5;
 	char err[128];
 	struct cnet w;
-	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 0 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 0, NULL }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 252);
 	struct cpath p;
 	assert_int_equal(critical_walk(&w, &p, err, sizeof err), 0);
@@ -145,18 +145,98 @@ static void what_if_call(void **state)
 	cnet_whatif_free(&w);
 	/* 100 ns per remote message: 300 + 2 * 70 */
 	speed[b] = 1;
-	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, 100, 0 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, 100, 0, NULL }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 540);
 	cnet_whatif_free(&w);
 	/* 70 ns more per remote message: the same */
-	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 70 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, 70, NULL }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 540);
 	cnet_whatif_free(&w);
 	/* 40 ns less: each flight 30 -> 0 */
-	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, -40 }, &w, err, sizeof err), 0);
+	assert_int_equal(cnet_whatif(&m.n, &(struct cwhatif){ speed, -1, -40, NULL }, &w, err, sizeof err), 0);
 	assert_int_equal(cnet_time(&w, w.last), 340);
 	cnet_whatif_free(&w);
 	walked_free(&m);
+	trace_free(&t);
+}
+
+/* A MOVEDATA of 5000 bytes from an area on node 2: two page chunks, each a
+ * round trip; its stretch is in flight, and 50 ns more latency makes it
+ * 4 x 50 ns longer.  A wait on the disk (1.0) made 30 ns shorter. */
+static void movedata_and_waits(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "move.csv");
+	uint32_t a = tp(&t, 1, 1), far = tp(&t, 2, 1), disk = tp(&t, 1, 0);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	size_t m = t_step(&t, a, TRACE_MOVEDATA, 1000, 100);
+	t.ev[m].src = far;
+	t.ev[m].dst = a;
+	t.ev[m].length = 5000;
+	t.ev[m].flags = EV_LENGTH;
+	t_send(&t, a, disk, 1010, 110, 0, 4);
+	t_step(&t, a, TRACE_RECEIVECALL, 1020, 120);
+	t_queued(&t, a, disk, 1100, 9, 4, 1);
+	t_recv(&t, a, disk, 1110, 125, 9, 4);
+	struct walked w;
+	walk_trace(&t, &w);
+	assert_int_equal(cnet_movedata_trips(&w.n, w.n.g.first[a] + 1), 2);
+	/* 0-1000: running 100, in flight 900; 1000-1010 running 10; 1010-1020
+	 * running 10; 1020-1110: running 5, external 80 (1020-1100), ready 5 */
+	expect_states(&w.s, 125, 5, 900, 0, 80);
+	assert_int_equal(w.s.ns[CS_EXTERNAL], 80);
+	double speed[3] = { 1, 1, 1 };
+	int64_t wait[3] = { 0, 0, 0 };
+	wait[disk] = -30;
+	struct cnet x;
+	char err[128];
+	assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ speed, -1, 50, wait }, &x, err,
+				     sizeof err), 0);
+	assert_int_equal(cnet_time(&x, x.last), 1110 + 200 - 30);
+	cnet_whatif_free(&x);
+	walked_free(&w);
+	trace_free(&t);
+}
+
+/* P (1.1) creates C (2.1) and waits for its end, which the untraced
+ * manager of node 2 (2.9) announces: the path runs through C's life. */
+static void exit_notice(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "exit.csv");
+	uint32_t p = tp(&t, 1, 1), c = tp(&t, 2, 1), pm = tp(&t, 2, 9);
+	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
+	size_t cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
+	t.ev[cr].src = p;
+	t.ev[cr].dst = c;
+	t_step(&t, p, TRACE_RECEIVECALL, 20, 12);
+	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
+	t_step(&t, c, TRACE_TERMPROCESS, 500, 400);
+	t_queued(&t, p, pm, 520, 5, 8, 1);
+	t_recv(&t, p, pm, 530, 15, 5, 8);
+	struct walked w;
+	walk_trace(&t, &w);
+	assert_int_equal(w.p.steps[w.p.nsteps - 1].kind, STEP_EXIT);
+	assert_int_equal(w.p.start, w.n.g.first[p]);
+	/* P 0-10 running 10; created 10-50 kernel 40; C running 400 ready 50;
+	 * relayed 500-520 external 20; delivered 520-530 running 3 ready 7 */
+	expect_states(&w.s, 413, 57, 0, 40, 20);
+	assert_int_equal(w.s.ns[CS_EXTERNAL], 20);
+	/* the wait in P's own life was for a traced process's end */
+	struct cstates life;
+	cstretch_states(&w.n, w.n.g.first[p] + 3, &life);
+	assert_int_equal(life.ns[CS_BLOCKED_RECEIVE], 500);
+	/* 100 ns more latency: the relay crosses nodes */
+	double speed[3] = { 1, 1, 1 };
+	struct cnet x;
+	char err[128];
+	assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ speed, -1, 100, NULL }, &x, err,
+				     sizeof err), 0);
+	assert_int_equal(cnet_time(&x, x.last), 630);
+	cnet_whatif_free(&x);
+	walked_free(&w);
 	trace_free(&t);
 }
 
@@ -455,7 +535,7 @@ static void random_against_longest_path(void **state)
 			one[p] = 1.0;
 		struct cnet same;
 		char err[128];
-		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0 }, &same, err, sizeof err), 0);
+		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0, NULL }, &same, err, sizeof err), 0);
 		for (uint32_t k = 0; k < w.n.g.nnodes; k++) {
 			assert_int_equal(same.wt[k], cgraph_event(&w.n.g, k)->time);
 			if (cgraph_event(&w.n.g, k)->type == TRACE_RECEIVE)
@@ -466,7 +546,7 @@ static void random_against_longest_path(void **state)
 		for (size_t p = 0; p < t.nproc; p++)
 			one[p] = 1 + rnd(4);
 		cnet_whatif_free(&same);
-		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0 }, &same, err, sizeof err), 0);
+		assert_int_equal(cnet_whatif(&w.n, &(struct cwhatif){ one, -1, 0, NULL }, &same, err, sizeof err), 0);
 		for (uint32_t k = 0; k < w.n.g.nnodes; k++)
 			assert_true(same.wt[k] <= cgraph_event(&w.n.g, k)->time);
 		cnet_whatif_free(&same);
@@ -526,7 +606,7 @@ static void command_json_and_csv(void **state)
 	char *wi[] = { "critical", "--json", "--speedup", "2.1=5", (char *)path, NULL };
 	out = capture(critical_main, 5, wi, &rc);
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(out, "\"whatif\":{\"speedup\":{\"2.1\":5},\"latency_ns\":null,\"latency_added_ns\":0,"
+	assert_non_null(strstr(out, "\"whatif\":{\"speedup\":{\"2.1\":5},\"latency_ns\":null,\"latency_added_ns\":0,\"wait_added_ns\":{},"
 				    "\"elapsed_ns\":252,\"length_ns\":152,"));
 	free(out);
 	char *nobody[] = { "critical", "--speedup", "9.9=2", (char *)path, NULL };
@@ -534,6 +614,14 @@ static void command_json_and_csv(void **state)
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "process 9.9 is not in the trace"));
 	free(out);
+	char *traced[] = { "critical", "--wait", "2.1=-5", (char *)path, NULL };
+	out = capture_stderr(critical_main, 4, traced, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "2.1 left events of its own"));
+	free(out);
+	char *unsigned_wait[] = { "critical", "--wait", "2.1=5", (char *)path, NULL };
+	free(capture_stderr(critical_main, 4, unsigned_wait, &rc));
+	assert_int_equal(rc, 2);
 	char *zero[] = { "critical", "--speedup", "2.1=0", (char *)path, NULL };
 	free(capture_stderr(critical_main, 4, zero, &rc));
 	assert_int_equal(rc, 2);
@@ -640,6 +728,8 @@ int main(void)
 		cmocka_unit_test(kernel_and_external_waits),
 		cmocka_unit_test(random_against_longest_path),
 		cmocka_unit_test(what_if_call),
+		cmocka_unit_test(movedata_and_waits),
+		cmocka_unit_test(exit_notice),
 		cmocka_unit_test(command_json_and_csv),
 		cmocka_unit_test(svg_of_the_path),
 		cmocka_unit_test(command_errors),
