@@ -16,7 +16,7 @@ ANALYSIS_P := analysis/model/mtime.c analysis/model/mtime_log.c analysis/model/g
 	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \
 	analysis/model/parallelism.c analysis/model/assign.c analysis/model/configs.c \
 	analysis/model/critical.c analysis/model/critical_whatif.c \
-	analysis/model/critical_sum.c analysis/model/critical_svg.c \
+	analysis/model/critical_sum.c analysis/model/critical_svg.c analysis/model/critical_slack.c \
 	analysis/model/wordfile.c
 # model/: message statistics.
 ANALYSIS_STATS := analysis/model/stats.c

@@ -353,6 +353,17 @@ static void print_text(const struct copts *o, const struct critical_result *r)
 		if (r->proc[p].queued)
 			printf("  messages to %s waited %s in its queue\n", pname(r, (uint32_t)p, a, sizeof a),
 			       fmt_ns((double)r->proc[p].queued, b, sizeof b));
+	printf("\nslack: how much later each process's events could have been without the run\n"
+	       "ending later (0 on a critical path)\n%-10s %10s %12s %14s\n", "process", "events",
+	       "no slack", "least other");
+	for (size_t p = 0; p < t->nproc; p++) {
+		const struct critical_proc *c = &r->proc[p];
+		if (!c->events)
+			continue;
+		printf("%-10s %10llu %12llu %14s\n", pname(r, (uint32_t)p, a, sizeof a),
+		       (unsigned long long)c->events, (unsigned long long)c->critical_events,
+		       c->least_slack == UINT64_MAX ? "-" : fmt_ns((double)c->least_slack, b, sizeof b));
+	}
 
 	printf("\nrequests (CALLs: SEND to X, then RECEIVE from X): %llu\n",
 	       (unsigned long long)r->nrequests);
@@ -499,9 +510,16 @@ static void print_json(const struct copts *o, const struct critical_result *r)
 		printf("%s{\"process\":", first ? "" : ",");
 		first = 0;
 		json_name(r, (uint32_t)p);
-		printf(",\"machine\":%u,\"cpu_ns\":%llu,\"queued_ns\":%llu,\"on_path\":",
+		printf(",\"machine\":%u,\"cpu_ns\":%llu,\"queued_ns\":%llu,\"events\":%llu,"
+		       "\"critical_events\":%llu,\"least_slack_ns\":",
 		       t->proc[p].machine, (unsigned long long)r->proc[p].cpu,
-		       (unsigned long long)r->proc[p].queued);
+		       (unsigned long long)r->proc[p].queued, (unsigned long long)r->proc[p].events,
+		       (unsigned long long)r->proc[p].critical_events);
+		if (r->proc[p].least_slack == UINT64_MAX)
+			printf("null");
+		else
+			printf("%llu", (unsigned long long)r->proc[p].least_slack);
+		printf(",\"on_path\":");
 		json_states(&r->proc[p].path);
 		printf(",\"all\":");
 		json_states(&r->proc[p].all);

@@ -167,6 +167,18 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 		size_t errlen);
 void cnet_whatif_free(struct cnet *w);
 
+/* The vertices in a topological order (every edge forward) into order
+ * (nnodes entries): 1 done, 0 the messages make a cycle, -1 no memory. */
+int cnet_order(const struct cnet *n, uint32_t *order);
+
+/* The slack of every vertex (INMON's "activities off the path"): how much
+ * later it could happen, everything else as measured, without the run
+ * ending later; 0 on a critical path.  A backward pass over the order:
+ * a vertex must leave its successors their measured durations, except that
+ * at a join the earlier of the two arrivals may slip up to the later.  0
+ * ok, -1 no memory or a cycle. */
+int cnet_slack(const struct cnet *n, uint64_t *slack);
+
 /* The CALL whose reply node k receives: its SEND node, else NO_NODE.  A
  * CALL is a SEND to X followed by (RECEIVECALL and) a RECEIVE from X,
  * where the SEND is not itself a reply: a process that received from X

@@ -149,6 +149,29 @@ static int sum_requests(struct critical_result *r, size_t want)
 	return 0;
 }
 
+/* Each process's events with no slack, and the least slack of the rest. */
+static int sum_slack(struct critical_result *r)
+{
+	const struct cnet *n = &r->net;
+	uint64_t *slack = malloc((n->g.nnodes + 1) * sizeof *slack);
+	if (!slack || cnet_slack(n, slack) < 0) {
+		free(slack);
+		return -1;
+	}
+	for (size_t p = 0; p < n->g.tr->nproc; p++)
+		r->proc[p].least_slack = UINT64_MAX;
+	for (uint32_t k = 0; k < n->g.nnodes; k++) {
+		struct critical_proc *c = &r->proc[n->g.node_proc[k]];
+		c->events++;
+		if (!slack[k])
+			c->critical_events++;
+		else if (slack[k] < c->least_slack)
+			c->least_slack = slack[k];
+	}
+	free(slack);
+	return 0;
+}
+
 int critical_result_whatif(struct critical_result *r, const struct cwhatif *c, char *err,
 			   size_t errlen)
 {
@@ -177,5 +200,9 @@ int critical_analyse(const struct trace *t, size_t slowest, struct critical_resu
 	}
 	sum_path(r);
 	sum_processes(r);
+	if (sum_slack(r) < 0) {
+		snprintf(err, errlen, "%s: out of memory", t->path);
+		return -2;
+	}
 	return 0;
 }

@@ -17,6 +17,8 @@ struct critical_proc {
 	struct cstates all;   /* the process's whole traced life */
 	uint64_t queued;      /* its messages' waits in its queue */
 	uint64_t cpu;         /* PROCTIME from its first to its last event */
+	uint64_t events, critical_events; /* its events, those with no slack */
+	uint64_t least_slack; /* the least slack of the others (UINT64_MAX: none) */
 };
 
 struct critical_server {

@@ -126,36 +126,28 @@ static int other_successors(const struct cnet *n, struct hashmap *next)
 	return 0;
 }
 
-int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
-		size_t errlen)
+int cnet_order(const struct cnet *n, uint32_t *order)
 {
 	const struct cgraph *g = &n->g;
-	size_t nn = g->nnodes;
-	*w = *n;
-	w->wt = malloc(nn * sizeof *w->wt);
-	w->wq = calloc(nn, sizeof *w->wq);
-	w->wc = calloc(nn, sizeof *w->wc);
-	uint8_t *indeg = calloc(nn, 1);
-	uint32_t *queue = malloc(nn * sizeof *queue);
+	size_t nn = g->nnodes, head = 0, tail = 0;
+	uint8_t *indeg = calloc(nn + 1, 1);
 	struct hashmap kids;
 	memset(&kids, 0, sizeof kids);
-	int rc = -1;
-	if (!w->wt || !w->wq || !w->wc || !indeg || !queue || other_successors(n, &kids) < 0) {
-		snprintf(err, errlen, "%s: out of memory", g->tr->path);
-		goto out;
+	if (!indeg || other_successors(n, &kids) < 0) {
+		free(indeg);
+		hashmap_free(&kids);
+		return -1;
 	}
-	size_t head = 0, tail = 0;
 	for (uint32_t k = 0; k < nn; k++) {
 		uint32_t p = g->node_proc[k];
 		indeg[k] = (uint8_t)(!cgraph_is_first(g, k) + (g->kind[k] == CROSS_MESSAGE) +
 				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE) +
 				     (n->exit_of[k] != NO_NODE));
 		if (!indeg[k])
-			queue[tail++] = k;
+			order[tail++] = k;
 	}
 	while (head < tail) {
-		uint32_t k = queue[head++];
-		retime(n, w, c, k);
+		uint32_t k = order[head++];
 		uint32_t next[4] = { NO_NODE, NO_NODE, NO_NODE, NO_NODE };
 		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
 			next[0] = k + 1;
@@ -169,12 +161,34 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 			next[3] = notice;
 		for (int i = 0; i < 4; i++)
 			if (next[i] != NO_NODE && --indeg[next[i]] == 0)
-				queue[tail++] = next[i];
+				order[tail++] = next[i];
 	}
-	if (tail != nn) {
+	free(indeg);
+	hashmap_free(&kids);
+	return (int)(tail == nn);
+}
+
+int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
+		size_t errlen)
+{
+	const struct cgraph *g = &n->g;
+	size_t nn = g->nnodes;
+	*w = *n;
+	w->wt = malloc(nn * sizeof *w->wt);
+	w->wq = calloc(nn, sizeof *w->wq);
+	w->wc = calloc(nn, sizeof *w->wc);
+	uint32_t *order = malloc((nn + 1) * sizeof *order);
+	int rc = -1, ok = 0;
+	if (!w->wt || !w->wq || !w->wc || !order || (ok = cnet_order(n, order)) < 0) {
+		snprintf(err, errlen, "%s: out of memory", g->tr->path);
+		goto out;
+	}
+	if (!ok) {
 		snprintf(err, errlen, "%s: the messages of the trace make a cycle", g->tr->path);
 		goto out;
 	}
+	for (size_t i = 0; i < nn; i++)
+		retime(n, w, c, order[i]);
 	w->last = 0;
 	for (uint32_t k = 1; k < nn; k++)
 		if (w->wt[k] > w->wt[w->last] ||
@@ -182,9 +196,7 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 			w->last = k;
 	rc = 0;
 out:
-	hashmap_free(&kids);
-	free(indeg);
-	free(queue);
+	free(order);
 	if (rc < 0)
 		cnet_whatif_free(w);
 	return rc;

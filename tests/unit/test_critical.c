@@ -114,6 +114,15 @@ static void call_across_nodes(void **state)
 	}
 	assert_int_equal(life.ns[CS_BLOCKED_RECEIVE], 130);
 	assert_int_equal(cstates_total(&life), 350);
+	/* slack: B's RECEIVECALL could have been at 130, A's at 380; the rest
+	 * is on the path */
+	uint64_t slack[8];
+	assert_int_equal(cnet_slack(&w.n, slack), 0);
+	for (uint32_t k = 0; k < w.n.g.nnodes; k++) {
+		const struct event *e = cgraph_event(&w.n.g, k);
+		uint64_t want = e->type != TRACE_RECEIVECALL ? 0 : e->task == b ? 130 : 270;
+		assert_int_equal(slack[k], want);
+	}
 	cpath_free(&q);
 	walked_free(&w);
 	trace_free(&t);
@@ -287,8 +296,16 @@ static void b_edge_queued_message(void **state)
 	assert_int_equal(cstates_total(&w.s), 600);
 	/* the naive walk crosses to A and misses most of the response time */
 	assert_int_equal(naive_length(&w.n), 102);
-	/* the message waited 488 ns in B's queue */
+	/* the message waited 488 ns in B's queue: A's SEND could have been
+	 * 488 ns later, its end 580 ns (the run's end) */
 	assert_int_equal(cnet_queued_wait(&w.n, w.n.g.first[b] + 2), 488);
+	uint64_t slack[8];
+	assert_int_equal(cnet_slack(&w.n, slack), 0);
+	assert_int_equal(slack[w.n.g.first[a]], 488);
+	assert_int_equal(slack[w.n.g.first[a] + 1], 488);
+	assert_int_equal(slack[w.n.g.first[a] + 2], 580);
+	for (uint32_t k = w.n.g.first[b]; k < w.n.g.first[b + 1]; k++)
+		assert_int_equal(slack[k], 0);
 	walked_free(&w);
 	trace_free(&t);
 }
@@ -529,6 +546,13 @@ static void random_against_longest_path(void **state)
 		/* the walk found one: no B-edge on it, so it keeps its full length */
 		assert_int_equal(path_length0(&w, &z) + gap, elapsed);
 		assert_int_equal(cstates_total(&w.s) + gap, elapsed);
+		/* every vertex of the path has no slack */
+		uint64_t *slack = malloc(w.n.g.nnodes * sizeof *slack);
+		assert_int_equal(cnet_slack(&w.n, slack), 0);
+		assert_int_equal(slack[w.p.start], 0);
+		for (size_t i = 0; i < w.p.nsteps; i++)
+			assert_int_equal(slack[w.p.steps[i].head], 0);
+		free(slack);
 		/* the what-if with nothing changed gives the run back */
 		double *one = malloc(t.nproc * sizeof *one);
 		for (size_t p = 0; p < t.nproc; p++)
@@ -596,6 +620,8 @@ static void command_json_and_csv(void **state)
 				    "\"queued\":0,\"blocked_receive\":0,\"blocked_call\":0,"
 				    "\"external\":0,\"kernel\":0}"));
 	assert_non_null(strstr(out, "\"requests\":1,"));
+	assert_non_null(strstr(out, "{\"process\":\"2.1\",\"machine\":2,\"cpu_ns\":185,\"queued_ns\":0,"
+				    "\"events\":3,\"critical_events\":2,\"least_slack_ns\":130,"));
 	free(out);
 	char *csv[] = { "critical", "--csv", (char *)path, NULL };
 	out = capture(critical_main, 3, csv, &rc);
