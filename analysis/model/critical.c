@@ -234,6 +234,92 @@ nomem:
 	return -1;
 }
 
+/* The successors a vertex has besides its process's next and its
+ * message's RECEIVE, by its node: a CREATEPROCESS's child's first vertex
+ * (key node), a child's TERMPROCESS's exit notice (key node | 1 << 32). */
+static int other_successors(const struct cnet *n, struct hashmap *next)
+{
+	if (hashmap_init(next, 64) < 0)
+		return -1;
+	for (size_t p = 0; p < n->g.tr->nproc; p++)
+		if (n->fork[p] != NO_NODE && hashmap_put(next, n->fork[p], n->g.first[p]) < 0)
+			return -1;
+	for (uint32_t k = 0; k < n->g.nnodes; k++)
+		if (n->exit_of[k] != NO_NODE &&
+		    hashmap_put(next, (uint64_t)n->exit_of[k] | 1ull << 32, k) < 0)
+			return -1;
+	return 0;
+}
+
+/* The vertices in a topological order into order; how many could be
+ * ordered (fewer than all: a cycle), or -1 out of memory. */
+static long topo_order(const struct cnet *n, uint32_t *order)
+{
+	const struct cgraph *g = &n->g;
+	size_t nn = g->nnodes, head = 0, tail = 0;
+	uint8_t *indeg = calloc(nn + 1, 1);
+	struct hashmap kids;
+	memset(&kids, 0, sizeof kids);
+	if (!indeg || other_successors(n, &kids) < 0) {
+		free(indeg);
+		hashmap_free(&kids);
+		return -1;
+	}
+	for (uint32_t k = 0; k < nn; k++) {
+		uint32_t p = g->node_proc[k];
+		indeg[k] = (uint8_t)(!cgraph_is_first(g, k) + (g->kind[k] == CROSS_MESSAGE) +
+				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE) +
+				     (n->exit_of[k] != NO_NODE));
+		if (!indeg[k])
+			order[tail++] = k;
+	}
+	while (head < tail) {
+		uint32_t k = order[head++];
+		uint32_t next[4] = { NO_NODE, NO_NODE, NO_NODE, NO_NODE };
+		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
+			next[0] = k + 1;
+		if (g->succ[k] != NO_NODE && g->kind[g->succ[k]] == CROSS_MESSAGE)
+			next[1] = g->succ[k];
+		uint32_t kid = hashmap_get(&kids, k);
+		if (kid != HASHMAP_NONE)
+			next[2] = kid;
+		uint32_t notice = hashmap_get(&kids, (uint64_t)k | 1ull << 32);
+		if (notice != HASHMAP_NONE)
+			next[3] = notice;
+		for (int i = 0; i < 4; i++)
+			if (next[i] != NO_NODE && --indeg[next[i]] == 0)
+				order[tail++] = next[i];
+	}
+	free(indeg);
+	hashmap_free(&kids);
+	return (long)tail;
+}
+
+/* Every vertex in a topological order, or the place of a cycle: messages
+ * at one instant that wait for each other, which no run can make. */
+static int order_vertices(struct cnet *n, char *err, size_t errlen)
+{
+	size_t nn = n->g.nnodes;
+	n->order = malloc((nn + 1) * sizeof *n->order);
+	long got = n->order ? topo_order(n, n->order) : -1;
+	if (got < 0)
+		return fail(err, errlen, n->g.tr->path, "out of memory");
+	if ((size_t)got == nn)
+		return 0;
+	uint8_t *seen = calloc(nn + 1, 1);
+	if (!seen)
+		return fail(err, errlen, n->g.tr->path, "out of memory");
+	for (long i = 0; i < got; i++)
+		seen[n->order[i]] = 1;
+	uint32_t k = 0;
+	while (seen[k])
+		k++;
+	free(seen);
+	snprintf(err, errlen, "%s:%u: the messages of the trace make a cycle through this event "
+		 "(events at one time waiting for each other)", n->g.tr->path, ev(n, k)->line);
+	return -1;
+}
+
 int cnet_build(struct cnet *n, const struct trace *t, char *err, size_t errlen)
 {
 	memset(n, 0, sizeof *n);
@@ -257,6 +343,8 @@ int cnet_build(struct cnet *n, const struct trace *t, char *err, size_t errlen)
 	find_forks(n);
 	if (find_requests(n) < 0 || find_exits(n) < 0)
 		return fail(err, errlen, t->path, "out of memory");
+	if (order_vertices(n, err, errlen) < 0)
+		return -1;
 	n->t0 = UINT64_MAX;
 	for (size_t i = 0; i < t->nev; i++)
 		if (t->ev[i].time < n->t0)
@@ -277,6 +365,7 @@ void cnet_free(struct cnet *n)
 	free(n->fork);
 	free(n->request);
 	free(n->exit_of);
+	free(n->order);
 	memset(n, 0, sizeof *n);
 }
 

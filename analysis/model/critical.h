@@ -72,6 +72,8 @@ struct cnet {
 	uint8_t *request;   /* per node: 1 for a SEND that is a request (not a reply) */
 	uint32_t *exit_of;  /* per node: for a RECEIVE that is a child's exit
 			       notice, the child's TERMPROCESS node, or NO_NODE */
+	uint32_t *order;    /* the vertices in a topological order (every edge
+			       forward): the what-if's and the slack's passes */
 	/* A what-if's re-timed network (critical_whatif): per node its time,
 	 * its message's arrival (matched RECEIVEs) and its stretch's CPU; NULL
 	 * for the run as traced. */
@@ -83,7 +85,7 @@ struct cnet {
 /* Build the network of t (which must outlive it).  0 ok; -1 with
  * "file:line: what is wrong" in err for an empty or inconsistent trace
  * (a message received or queued before it was sent, which on one clock
- * cannot happen; those of graph.h). */
+ * cannot happen; messages at one instant in a cycle; those of graph.h). */
 int cnet_build(struct cnet *n, const struct trace *t, char *err, size_t errlen);
 void cnet_free(struct cnet *n);
 
@@ -166,10 +168,6 @@ struct cwhatif {
 int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
 		size_t errlen);
 void cnet_whatif_free(struct cnet *w);
-
-/* The vertices in a topological order (every edge forward) into order
- * (nnodes entries): 1 done, 0 the messages make a cycle, -1 no memory. */
-int cnet_order(const struct cnet *n, uint32_t *order);
 
 /* The slack of every vertex (INMON's "activities off the path"): how much
  * later it could happen, everything else as measured, without the run

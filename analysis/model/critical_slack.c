@@ -3,7 +3,7 @@
  * interaction network (critical.h: cnet_slack), the CPM's "latest finish
  * minus actual" on the run's own times.
  *
- * One backward pass in reverse topological order (cnet_order): when a
+ * One backward pass in reverse topological order (cnet.order): when a
  * vertex is reached all its successors have their latest times, and it
  * bounds its predecessors.  Through a plain edge the predecessor must keep
  * the measured duration.  At a join (a RECEIVE of a traced message or of a
@@ -28,12 +28,8 @@ int cnet_slack(const struct cnet *n, uint64_t *slack)
 {
 	const struct cgraph *g = &n->g;
 	size_t nn = g->nnodes;
-	uint32_t *order = malloc((nn + 1) * sizeof *order);
+	const uint32_t *order = n->order;
 	uint64_t *latest = slack; /* the latest times, turned into slack at the end */
-	if (!order || cnet_order(n, order) != 1) {
-		free(order);
-		return -1;
-	}
 	uint64_t end = cnet_time(n, n->last);
 	for (size_t k = 0; k < nn; k++)
 		latest[k] = end;
@@ -60,6 +56,5 @@ int cnet_slack(const struct cnet *n, uint64_t *slack)
 	for (size_t k = 0; k < nn; k++)
 		slack[k] = latest[k] > cnet_time(n, (uint32_t)k) ? latest[k] - cnet_time(n, (uint32_t)k)
 								: 0;
-	free(order);
 	return 0;
 }

@@ -109,65 +109,6 @@ static void retime(const struct cnet *n, struct cnet *w, const struct cwhatif *c
 	w->wc[k] = pre2 + post2 + (c - cpu_pre - cpu_post);
 }
 
-/* The successors a vertex has besides its process's next and its
- * message's RECEIVE, by its node: a CREATEPROCESS's child's first vertex
- * (key node), a child's TERMPROCESS's exit notice (key node | 1 << 32). */
-static int other_successors(const struct cnet *n, struct hashmap *next)
-{
-	if (hashmap_init(next, 64) < 0)
-		return -1;
-	for (size_t p = 0; p < n->g.tr->nproc; p++)
-		if (n->fork[p] != NO_NODE && hashmap_put(next, n->fork[p], n->g.first[p]) < 0)
-			return -1;
-	for (uint32_t k = 0; k < n->g.nnodes; k++)
-		if (n->exit_of[k] != NO_NODE &&
-		    hashmap_put(next, (uint64_t)n->exit_of[k] | 1ull << 32, k) < 0)
-			return -1;
-	return 0;
-}
-
-int cnet_order(const struct cnet *n, uint32_t *order)
-{
-	const struct cgraph *g = &n->g;
-	size_t nn = g->nnodes, head = 0, tail = 0;
-	uint8_t *indeg = calloc(nn + 1, 1);
-	struct hashmap kids;
-	memset(&kids, 0, sizeof kids);
-	if (!indeg || other_successors(n, &kids) < 0) {
-		free(indeg);
-		hashmap_free(&kids);
-		return -1;
-	}
-	for (uint32_t k = 0; k < nn; k++) {
-		uint32_t p = g->node_proc[k];
-		indeg[k] = (uint8_t)(!cgraph_is_first(g, k) + (g->kind[k] == CROSS_MESSAGE) +
-				     (cgraph_is_first(g, k) && n->fork[p] != NO_NODE) +
-				     (n->exit_of[k] != NO_NODE));
-		if (!indeg[k])
-			order[tail++] = k;
-	}
-	while (head < tail) {
-		uint32_t k = order[head++];
-		uint32_t next[4] = { NO_NODE, NO_NODE, NO_NODE, NO_NODE };
-		if (k + 1 < nn && !cgraph_is_first(g, k + 1))
-			next[0] = k + 1;
-		if (g->succ[k] != NO_NODE && g->kind[g->succ[k]] == CROSS_MESSAGE)
-			next[1] = g->succ[k];
-		uint32_t kid = hashmap_get(&kids, k);
-		if (kid != HASHMAP_NONE)
-			next[2] = kid;
-		uint32_t notice = hashmap_get(&kids, (uint64_t)k | 1ull << 32);
-		if (notice != HASHMAP_NONE)
-			next[3] = notice;
-		for (int i = 0; i < 4; i++)
-			if (next[i] != NO_NODE && --indeg[next[i]] == 0)
-				order[tail++] = next[i];
-	}
-	free(indeg);
-	hashmap_free(&kids);
-	return (int)(tail == nn);
-}
-
 int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, char *err,
 		size_t errlen)
 {
@@ -177,18 +118,13 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 	w->wt = malloc(nn * sizeof *w->wt);
 	w->wq = calloc(nn, sizeof *w->wq);
 	w->wc = calloc(nn, sizeof *w->wc);
-	uint32_t *order = malloc((nn + 1) * sizeof *order);
-	int rc = -1, ok = 0;
-	if (!w->wt || !w->wq || !w->wc || !order || (ok = cnet_order(n, order)) < 0) {
+	int rc = -1;
+	if (!w->wt || !w->wq || !w->wc) {
 		snprintf(err, errlen, "%s: out of memory", g->tr->path);
 		goto out;
 	}
-	if (!ok) {
-		snprintf(err, errlen, "%s: the messages of the trace make a cycle", g->tr->path);
-		goto out;
-	}
 	for (size_t i = 0; i < nn; i++)
-		retime(n, w, c, order[i]);
+		retime(n, w, c, n->order[i]);
 	w->last = 0;
 	for (uint32_t k = 1; k < nn; k++)
 		if (w->wt[k] > w->wt[w->last] ||
@@ -196,7 +132,6 @@ int cnet_whatif(const struct cnet *n, const struct cwhatif *c, struct cnet *w, c
 			w->last = k;
 	rc = 0;
 out:
-	free(order);
 	if (rc < 0)
 		cnet_whatif_free(w);
 	return rc;

@@ -743,6 +743,18 @@ static void command_errors(void **state)
 	assert_non_null(strstr(out, ":3: msg_id 0x1 queued at 300 ns, after its RECEIVE"));
 	free(out);
 	unlink(late);
+	/* two messages at one instant, each received before the other is sent */
+	const char *cycle = temp_file(3, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+					 "RECEIVE,5,0,1.1,2.1,1.1,0x2,8\n"
+					 "SEND,5,1,1.1,1.1,2.1,0x1,8\n"
+					 "RECEIVE,5,0,2.1,1.1,2.1,0x1,8\n"
+					 "SEND,5,1,2.1,2.1,1.1,0x2,8\n");
+	char *c[] = { "critical", (char *)cycle, NULL };
+	out = capture_stderr(critical_main, 2, c, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, ":4: the messages of the trace make a cycle through this event"));
+	free(out);
+	unlink(cycle);
 }
 
 int main(void)
