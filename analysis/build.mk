@@ -15,6 +15,8 @@ ANALYSIS_P := analysis/model/mtime.c analysis/model/mtime_log.c analysis/model/g
 	analysis/model/heap.c \
 	analysis/model/ptiming.c analysis/model/longest_path.c analysis/model/reweight.c \
 	analysis/model/parallelism.c analysis/model/assign.c analysis/model/configs.c \
+	analysis/model/critical.c analysis/model/critical_whatif.c \
+	analysis/model/critical_sum.c analysis/model/critical_svg.c analysis/model/critical_slack.c \
 	analysis/model/wordfile.c
 # model/: message statistics.
 ANALYSIS_STATS := analysis/model/stats.c
@@ -30,7 +32,8 @@ ANALYSIS_REPORT := analysis/report/spec.c analysis/report/run.c analysis/report/
 	analysis/report/timeline.c analysis/report/plot.c analysis/report/html.c \
 	analysis/report/page_parts.c analysis/report/summary_section.c \
 	analysis/report/stats_section.c analysis/report/parallel_section.c \
-	analysis/report/causality_section.c analysis/report/cross_section.c \
+	analysis/report/causality_section.c analysis/report/critical_section.c \
+	analysis/report/cross_section.c \
 	analysis/report/raw_section.c analysis/report/page.c
 # studies/: the thesis's two studies and its published values, plugged
 # into the report.
@@ -39,6 +42,7 @@ ANALYSIS_STUDIES := analysis/studies/thesis_ref.c analysis/studies/study.c \
 	analysis/studies/tsp.c analysis/studies/tsp_page.c analysis/studies/studies.c
 # commands/: one file per subcommand.
 ANALYSIS_COMMANDS := analysis/commands/parallel.c analysis/commands/stats.c \
+	analysis/commands/critical.c \
 	analysis/commands/causality.c analysis/commands/report.c
 
 ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAUSALITY) \
@@ -73,3 +77,10 @@ ALL_TARGETS += $(TRACEGEN)
 BENCH_TARGETS += bench-analysis
 bench-analysis: $(DPM) $(TRACEGEN)
 	bash analysis/bench/bench-analysis.sh $(DPM) $(TRACEGEN) $(BUILD)/bench
+$(eval $(call unit_test,test_critical,tests/unit/test_critical.c $(ANALYSIS_TEST_HELP) \
+	$(ANALYSIS_ALL) $(TRACELOG_LIB)))
+
+.PHONY: bench-critical
+BENCH_TARGETS += bench-critical
+bench-critical: $(DPM) $(TRACEGEN)
+	bash analysis/bench/bench-critical.sh $(DPM) $(TRACEGEN) $(BUILD)/bench

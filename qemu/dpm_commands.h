@@ -17,6 +17,7 @@ int parallel_main(int argc, char **argv);   /* analysis/commands/parallel.c */
 int stats_main(int argc, char **argv);      /* analysis/commands/stats.c */
 int causality_main(int argc, char **argv);  /* analysis/commands/causality.c */
 int report_main(int argc, char **argv);     /* analysis/commands/report.c */
+int critical_main(int argc, char **argv);   /* analysis/commands/critical.c */
 int disk_main(int argc, char **argv);       /* qemu/commands/disk.c */
 int control_main(int argc, char **argv);    /* qemu/commands/control.c */
 int record_main(int argc, char **argv);     /* qemu/commands/record.c */
@@ -32,6 +33,7 @@ int record_main(int argc, char **argv);     /* qemu/commands/record.c */
 	{ "parallel", parallel_main, "parallelism factor P of a trace, and predictions" }, \
 	{ "stats", stats_main, "message statistics of a trace: who sends what to whom" }, \
 	{ "causality", causality_main, "paths of causality of requests through servers" }, \
+	{ "critical", critical_main, "the critical path of a run and where its time went" }, \
 	{ "report", report_main, "an HTML report with plots of one or more traced runs" }, \
 	{ "disk", disk_main, "create a node's disk image holding an empty file system" },
 

@@ -31,6 +31,7 @@ static void run_section(FILE *f, const struct report_page_data *d, size_t i)
 		  r->raw_is_log ? "a filter log" : "a trace CSV", r->mtime_what);
 	report_section_stats(f, d, i);
 	report_section_parallel(f, d, i);
+	report_section_critical(f, d, i);
 	report_section_causality(f, d, i);
 }
 

@@ -99,6 +99,28 @@ static int causality(struct report_run *r, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* The critical path compares times across nodes: only on one clock
+ * (virtual time) or one machine; otherwise the section says why not. */
+static int critical(struct report_run *r, char *err, size_t errlen)
+{
+	int one_machine = 1;
+	for (size_t p = 1; p < r->tr.nproc; p++)
+		one_machine &= r->tr.proc[p].machine == r->tr.proc[0].machine;
+	if (strcmp(r->clock, "virtual") && !one_machine) {
+		snprintf(r->critical_why, sizeof r->critical_why,
+			 "the run was recorded on several clocks (clock=%s), and the critical path "
+			 "compares times across nodes", r->clock[0] ? r->clock : "unknown");
+		return EXIT_OK;
+	}
+	int rc = critical_analyse(&r->tr, 5, &r->crit, err, errlen);
+	if (rc == -2)
+		return EXIT_FAILED;
+	r->have_critical = rc == 0;
+	if (rc < 0)
+		snprintf(r->critical_why, sizeof r->critical_why, "%s", err);
+	return EXIT_OK;
+}
+
 int report_run_analyse(struct report_run *r, const struct report_spec *s, char *err,
 		       size_t errlen)
 {
@@ -114,6 +136,8 @@ int report_run_analyse(struct report_run *r, const struct report_spec *s, char *
 	if (cgraph_build(&r->g, &r->tr, err, errlen) < 0)
 		return EXIT_BADINPUT;
 	rc = parallelism(r, err, errlen);
+	if (!rc)
+		rc = critical(r, err, errlen);
 	return rc ? rc : causality(r, err, errlen);
 }
 
@@ -124,6 +148,7 @@ void report_run_free(struct report_run *r)
 	free(r->when_upper);
 	free(r->when_measured);
 	causality_free(&r->cz);
+	critical_result_free(&r->crit);
 	roles_free(&r->roles, r->tr.nproc);
 	cgraph_free(&r->g);
 	stats_free(&r->st);

@@ -11,6 +11,7 @@
 
 #include "analysis/model/causality_roles.h"
 #include "analysis/model/configs.h"
+#include "analysis/model/critical_sum.h"
 #include "analysis/model/stats.h"
 #include "spec.h"
 
@@ -31,6 +32,9 @@ struct report_run {
 	struct roles roles;      /* names of the processes; roles if causality */
 	int have_causality;      /* some process is a requestor */
 	struct causality cz;
+	int have_critical;       /* the critical path was found (one clock) */
+	char critical_why[160];  /* else why not */
+	struct critical_result crit;
 	char raw_file[128];      /* the input as kept inside DIR */
 	char csv_file[128];      /* its CSV inside DIR */
 	int raw_is_log;          /* the input was a filter log (else a CSV) */

@@ -1,8 +1,9 @@
 /*
  * analysis/report/sections.h - the sections of the page, one file each:
  * the summary (summary_section.c), a run's message statistics
- * (stats_section.c), parallelism (parallel_section.c) and paths of
- * causality (causality_section.c), the predictions across runs
+ * (stats_section.c), parallelism (parallel_section.c), where the time
+ * went (critical_section.c) and paths of causality (causality_section.c),
+ * the predictions across runs
  * (cross_section.c) and the raw data (raw_section.c).  page.c puts them in
  * order; they build on page_parts.h, never on the page.
  */
@@ -18,6 +19,10 @@ void report_section_summary(FILE *f, const struct report_page_data *d);
 void report_section_stats(FILE *f, const struct report_page_data *d, size_t i);
 void report_section_parallel(FILE *f, const struct report_page_data *d, size_t i);
 void report_section_causality(FILE *f, const struct report_page_data *d, size_t i);
+void report_section_critical(FILE *f, const struct report_page_data *d, size_t i);
+/* "95.1% external, 2.2% in_flight, ...": the largest states of run r's
+ * critical path, for the summary (critical_section.c). */
+void report_critical_shares(FILE *f, const struct report_run *r, int top);
 void report_section_cross(FILE *f, const struct report_page_data *d);
 void report_section_raw(FILE *f, const struct report_page_data *d);
 

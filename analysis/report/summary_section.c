@@ -34,6 +34,11 @@ static void key_figures(FILE *f, const struct report_run *r)
 	if (busiest != NO_PROC && r->st.total_cpu)
 		html_text(f, " Busiest process: %s with %.1f%% of the CPU.", report_process(r, busiest),
 			  100.0 * (double)r->st.p[busiest].cpu / (double)r->st.total_cpu);
+	if (r->have_critical) {
+		html_text(f, " Where the time went (its critical path): ");
+		report_critical_shares(f, r, 3);
+		html_text(f, ".");
+	}
 	if (r->have_causality)
 		html_text(f, " %zu requests followed through its servers.", r->cz.nrequests);
 	fputs("</li>\n", f);

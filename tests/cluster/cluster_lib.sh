@@ -265,6 +265,21 @@ vtime_check_sync() {
 	check_that "$1: no frame broke its sender's promise" '! grep -q "^vlink: .*\(breaks\|bad\|lost\)" "$d"/n*.console'
 }
 
+# fsload_cluster NAME [CLUSTER-STATEMENT]: TEST_DIR/NAME.cluster, four
+# x86 nodes in virtual time with a fresh disk (TEST_DIR/NAME.img) on node 4
+# and a filter, node 1's init running $WORK metered (`mrun filter all`).
+fsload_cluster() {
+	"$DPM" disk create "$TEST_DIR/$1.img" --size 4 --force >/dev/null
+	{
+		[ -n "${2:-}" ] && echo "$2"
+		echo "service filter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
+		echo "node n1 id=1 clock=virtual init=\"--halt mrun filter all $WORK\""
+		echo "node n2 id=2 clock=virtual"
+		echo "node n3 id=3 clock=virtual"
+		echo "node n4 id=4 clock=virtual disk=$TEST_DIR/$1.img"
+	} >"$TEST_DIR/$1.cluster"
+}
+
 # vtime_run NAME BUSY DIR FILE WHAT: boot cluster FILE in DIR (with the
 # busy host around it when BUSY is 1), wait for node 1 to power off and
 # check that its job succeeded (init's status 65).

@@ -22,15 +22,7 @@ SECTOR_NS=5000
 record() {
 	local name=$1 busy=$2 d
 	d=$(new_cluster_dir "$name")
-	"$DPM" disk create "$TEST_DIR/$name.img" --size 4 --force >/dev/null
-	{
-		[ -n "${3:-}" ] && echo "$3"
-		echo "service filter port=0 start=\"$DPM filter --port {port} -o {dir}/meter.log\""
-		echo "node n1 id=1 clock=virtual init=\"--halt mrun filter all $WORK\""
-		echo "node n2 id=2 clock=virtual"
-		echo "node n3 id=3 clock=virtual"
-		echo "node n4 id=4 clock=virtual disk=$TEST_DIR/$name.img"
-	} >"$TEST_DIR/$name.cluster"
+	fsload_cluster "$name" "${3:-}"
 	vtime_run "$name" "$busy" "$d" "$TEST_DIR/$name.cluster" "4 nodes in virtual time, a disk on node 4, and the filter"
 	check "$name: every user verified its data" grep -q "^fsload: 4 users, 4 verified" "$d/n1.console"
 	vtime_check_sync "$name" "$d" 4

@@ -2,15 +2,19 @@
  * tests/fuzz/fuzz_analyses.c - what the analyses do with a trace once it is
  * loaded, shared by the harnesses whose input becomes a trace: the trace
  * harness (a log or CSV as given) and the meter-stream harness (the log
- * the filter wrote from a stream, the way a peer's batches reach them).
+ * the filter wrote from a stream, the way a peer's batches reach them):
+ * stats, parallel, causality and critical.
  */
 #include "fuzz_analyses.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/model/causality.h"
 #include "analysis/model/causality_roles.h"
 #include "analysis/model/configs.h"
+#include "analysis/model/critical_svg.h"
 #include "analysis/model/events.h"
 #include "analysis/model/graph.h"
 #include "analysis/model/mtime.h"
@@ -55,6 +59,29 @@ static void causality(const struct cgraph *g, const struct trace *t)
 	roles_free(&r, t->nproc);
 }
 
+/* dpm critical: the walk, the sums, the slack, a what-if and the SVG. */
+static void critical(const struct trace *t)
+{
+	char err[600];
+	struct critical_result r;
+	if (critical_analyse(t, 3, &r, err, sizeof err) == 0) {
+		double *speed = malloc((t->nproc + 1) * sizeof *speed);
+		if (speed) {
+			for (size_t p = 0; p <= t->nproc; p++)
+				speed[p] = p % 2 ? 3.0 : 1.0;
+			struct cwhatif c = { speed, -1, 1000, NULL };
+			(void)critical_result_whatif(&r, &c, err, sizeof err);
+		}
+		free(speed);
+		FILE *f = fopen("/dev/null", "w");
+		if (f) {
+			(void)critical_svg(f, &r, 100);
+			fclose(f);
+		}
+	}
+	critical_result_free(&r);
+}
+
 void fuzz_analyse(const char *path)
 {
 	char err[600];
@@ -73,6 +100,7 @@ void fuzz_analyse(const char *path)
 			causality(&g, &t);
 		}
 		cgraph_free(&g);
+		critical(&t);
 	}
 	trace_free(&t);
 }

@@ -429,6 +429,8 @@ static void page_numbers_equal_the_library(void **state)
 	assert_non_null(strstr(page, "<a href=\"raw/G.csv\">"));
 	assert_int_equal(page_count(page, "id=\"study"), 0);
 	assert_false(exists(dir, "study-fs-users.csv") || exists(dir, "study-tsp-p.csv"));
+	/* three machines on their own clocks: no critical path, and why */
+	assert_non_null(strstr(page, "No critical path: the run was recorded on several clocks"));
 	expect_free(&e);
 	free(page);
 	result_free(&r);
@@ -739,6 +741,10 @@ static void the_table_beside_the_log_is_used(void **state)
 	 * (1 to 2 ns; the message crosses machines in 50 ns) */
 	assert_non_null(strstr(page, "Recorded in virtual time, it took 1 ns from its first to its "
 				     "last event; t_max with CPU contention predicts 50 ns (+4900.0%)."));
+	/* and where the time went: the message's 1 ns between the nodes */
+	assert_non_null(strstr(page, "Where the time went (its critical path): 100.0% in_flight."));
+	assert_non_null(strstr(page, "its critical path (dpm critical"));
+	assert_non_null(strstr(page, "<table id=\"B-critical-states\""));
 	free(page);
 	result_free(&r);
 	unlink(table);
