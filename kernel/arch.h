@@ -29,7 +29,11 @@ uint64_t arch_clock_ns(void);
  * when something else woke it); a watchdog period that ended before the
  * wait began is not counted. */
 void arch_clock_pause(void);
-void arch_clock_resume(uint64_t advance_ns);
+/* arch_clock_resume: the clock runs again at node time at_ns (the pause's
+ * reading plus advance_ns) with the deadline interrupt armed for
+ * deadline_ns; everything but the timer's last writes is done before the
+ * clock runs, so that re-arming costs the node next to nothing. */
+void arch_clock_resume(uint64_t advance_ns, uint64_t at_ns, uint64_t deadline_ns);
 void arch_tick_virtual(void);
 uint32_t arch_wait_for_device(void);
 

@@ -54,11 +54,20 @@ void vtime_exclude_begin(void)
 	arch_clock_pause();
 }
 
+static uint64_t deadline_after(uint64_t now);
+
 void vtime_exclude_end(void)
 {
-	if (!vtime_on || --excluding)
+	if (!vtime_on)
 		return;
-	arch_clock_resume(frozen_at - paused_at);
+	if (excluding > 1) {
+		excluding--;
+		return;
+	}
+	/* the next deadline as of the resumed clock, found while it stands */
+	uint64_t at = frozen_at, next = deadline_after(at);
+	excluding = 0;
+	arch_clock_resume(at - paused_at, at, next);
 }
 
 void vtime_advance_to(uint64_t t)
@@ -103,9 +112,8 @@ static uint64_t local_next(uint64_t now)
 	return d;
 }
 
-uint64_t vtime_next_deadline(void)
+static uint64_t deadline_after(uint64_t now)
 {
-	uint64_t now = vtime_now();
 	uint64_t d = local_next(now);
 	if (sync && sync->quantum) {
 		uint64_t stop = (now / sync->quantum + 1) * sync->quantum;
@@ -115,21 +123,39 @@ uint64_t vtime_next_deadline(void)
 	return d;
 }
 
-int vtime_deadline(void)
+uint64_t vtime_next_deadline(void)
+{
+	return deadline_after(vtime_now());
+}
+
+static void user_entry_at(uint64_t now, int deadline_interrupt);
+
+int vtime_deadline(int from_user)
 {
 	uint64_t now = arch_clock_ns();
+	vtime_exclude_begin();
+	if (from_user)
+		user_entry_at(now, 1);
 	int tick = now >= next_tick;
 	while (next_tick <= now)
 		next_tick += TICK_NS;
+	int work = 0;
 	if (sync) {
-		vtime_exclude_begin();
 		sync->wait(now);
-		vtime_exclude_end();
-		sync->deliver(now);
+		work = sync->pending(now);
 	}
-	for (uint32_t i = 0; i < nsources; i++)
-		if (sources[i].next(now) <= now)
-			sources[i].due(now);
+	for (uint32_t i = 0; i < nsources && !work; i++)
+		work = sources[i].next(now) <= now;
+	if (work) { /* the node's: counted */
+		vtime_exclude_end();
+		if (sync)
+			sync->deliver(now);
+		for (uint32_t i = 0; i < nsources; i++)
+			if (sources[i].next(now) <= now)
+				sources[i].due(now);
+		vtime_exclude_begin();
+	}
+	vtime_exclude_end();
 	return tick;
 }
 
@@ -147,11 +173,15 @@ void vtime_user_resumes(void)
 		vlate_resumes(&late, arch_clock_ns());
 }
 
-void vtime_user_entry(int deadline_interrupt)
+void vtime_user_entry(void)
 {
-	if (!vtime_on)
-		return;
-	uint64_t now = arch_clock_ns(), by, due = vlate_entry(&late, now, deadline_interrupt, &by);
+	if (vtime_on)
+		user_entry_at(arch_clock_ns(), 0);
+}
+
+static void user_entry_at(uint64_t now, int deadline_interrupt)
+{
+	uint64_t by, due = vlate_entry(&late, now, deadline_interrupt, &by);
 	if (!due)
 		return;
 	vtime_exclude_begin();

@@ -73,11 +73,16 @@ static uint64_t ns_to_count(uint64_t ns)
 	return ns / 1000000000ull * counter_hz + ns % 1000000000ull * counter_hz / 1000000000ull;
 }
 
-static void arm_deadline(void)
+static void arm_at(uint64_t count)
 {
-	write_cntv_cval(counter_boot + ns_to_count(vtime_next_deadline()));
+	write_cntv_cval(count);
 	write_cntv_ctl(CNTV_CTL_ENABLE);
 	isb();
+}
+
+static void arm_deadline(void)
+{
+	arm_at(counter_boot + ns_to_count(vtime_next_deadline()));
 }
 
 /* No deadline at all: disabled, not one far away, which under sleep=off
@@ -139,9 +144,7 @@ int timer_rearm(void)
 		timer_rearm_period();
 		return 1;
 	}
-	int tick = vtime_deadline();
-	arm_deadline();
-	return tick;
+	return vtime_deadline(0); /* arch_clock_resume arms the next deadline */
 }
 
 void arch_clock_pause(void)
@@ -149,12 +152,13 @@ void arch_clock_pause(void)
 	pause_count = read_cntvct();
 }
 
-void arch_clock_resume(uint64_t advance_ns)
+void arch_clock_resume(uint64_t advance_ns, uint64_t at_ns, uint64_t deadline_ns)
 {
+	(void)at_ns;
 	disarm();
-	uint64_t stretch = read_cntvct() - pause_count;
-	counter_boot += stretch - ns_to_count(advance_ns);
-	arm_deadline();
+	uint64_t deadline = ns_to_count(deadline_ns), advance = ns_to_count(advance_ns);
+	counter_boot += read_cntvct() - pause_count - advance;
+	arm_at(counter_boot + deadline); /* the clock runs: the only part that counts */
 }
 
 /* Stalled at a horizon: no deadline (resume arms it again), the cards'

@@ -196,9 +196,9 @@ uint64_t arch_clock_ns(void)
 static int tick_virtual;
 static uint64_t pause_tsc;
 
-static void pit_arm(uint64_t deadline_ns)
+/* The PIT's count for deadline_ns, loaded at node time now. */
+static uint32_t pit_count(uint64_t now, uint64_t deadline_ns)
 {
-	uint64_t now = arch_clock_ns();
 	uint64_t count = 1;
 	if (deadline_ns > now)
 		count = ((deadline_ns - now) * 1193182ull + 999999999ull) / 1000000000ull;
@@ -206,6 +206,11 @@ static void pit_arm(uint64_t deadline_ns)
 		count = 0xffff;
 	/* where QEMU's PIT expires: the load plus whole ns of the count */
 	vtime_deadline_armed(now, now + count * 1000000000ull / 1193182ull);
+	return (uint32_t)count;
+}
+
+static void pit_load(uint32_t count)
+{
 	outb(0x43, 0x30); /* channel 0, lo/hi, interrupt on terminal count */
 	outb(0x40, (uint8_t)count);
 	outb(0x40, (uint8_t)(count >> 8));
@@ -260,18 +265,17 @@ void arch_tick_virtual(void)
 	(void)cmos_read(0x0c);
 	if (arch_irq_register(8, rtc_interrupt, NULL) != 0) /* masked but in waits */
 		panic("clock: no room for the RTC's interrupt");
-	pit_arm(vtime_next_deadline());
+	pit_load(pit_count(arch_clock_ns(), vtime_next_deadline()));
 }
 
-/* The deadline interrupt: its work (vtime_deadline, which may stand the
- * clock still), then the next deadline.  1: a tick is due as well. */
-int x86_tick_rearm(void)
+/* The deadline interrupt: its work (vtime_deadline, which stands the clock
+ * still for its own part and arms the next deadline through
+ * arch_clock_resume).  1: a tick is due as well. */
+int x86_tick_rearm(int from_user)
 {
 	if (!tick_virtual)
 		return 1;
-	int tick = vtime_deadline();
-	pit_arm(vtime_next_deadline());
-	return tick;
+	return vtime_deadline(from_user);
 }
 
 void arch_clock_pause(void)
@@ -279,21 +283,21 @@ void arch_clock_pause(void)
 	pause_tsc = rdtsc();
 }
 
-void arch_clock_resume(uint64_t advance_ns)
+void arch_clock_resume(uint64_t advance_ns, uint64_t at_ns, uint64_t deadline_ns)
 {
+	uint32_t count = 0;
 	if (tick_virtual) {
 		/* still standing: whether a tick latched is the host's doing, so
 		 * dropping it must not count (a full count first keeps the PIT
 		 * from latching another meanwhile) */
-		outb(0x43, 0x30);
-		outb(0x40, 0xff);
-		outb(0x40, 0xff);
+		pit_load(0xffff);
 		pic_drop_tick();
+		count = pit_count(at_ns, deadline_ns);
 	}
 	uint64_t advance = (advance_ns * tsc_khz + 999999) / 1000000;
 	tsc_boot += rdtsc() - pause_tsc - advance;
 	if (tick_virtual)
-		pit_arm(vtime_next_deadline());
+		pit_load(count); /* the clock runs: the only part that counts */
 }
 
 /* Stalled at a horizon: no deadline can come (IRQ 0 masked; the PIT may

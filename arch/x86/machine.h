@@ -7,7 +7,7 @@ void serial_init(void);
 void pic_init(void);
 void pic_eoi(uint32_t irq);
 void pit_init(void);
-int x86_tick_rearm(void);            /* the timer interrupt: 1 when a tick is due */
+int x86_tick_rearm(int from_user);            /* the timer interrupt: 1 when a tick is due */
 void clock_calibrate(void);
 void clock_set_ghz(void); /* the TSC counts nanoseconds: virtual time */
 uint32_t clock_mhz(void);

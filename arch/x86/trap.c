@@ -33,7 +33,7 @@ static void trap(struct trapframe *tf, int from_user)
 		pic_eoi(irq);
 		int tick = 0;
 		if (irq == 0) {
-			tick = x86_tick_rearm();
+			tick = x86_tick_rearm(from_user);
 			if (tick)
 				kernel_timer_tick();
 		} else
@@ -60,7 +60,8 @@ void x86_trap(struct trapframe *tf)
 		trap(tf, from_user);
 		return;
 	}
-	vtime_user_entry(tf->trapno == T_IRQ0);
+	if (tf->trapno != T_IRQ0) /* the deadline's: checked in its stop */
+		vtime_user_entry();
 	trap(tf, 1);
 	vtime_user_resumes();
 }

@@ -326,7 +326,13 @@ static uint64_t idle(uint64_t now, uint64_t next)
 	}
 }
 
-static struct vtime_sync sync_ops = { 0, wait, idle, deliver_due };
+/* Whether deliver_due has anything to take at now (the clock standing). */
+static int pending(uint64_t now)
+{
+	return vqueue_next(&queue) <= now || hostin_due(now);
+}
+
+static struct vtime_sync sync_ops = { 0, wait, idle, pending, deliver_due };
 
 /* Boot's wait for every peer, with the clock standing still: 1 once all
  * are UP, 0 once one is DOWN (it did not come up within peerwait).  The

@@ -26,8 +26,8 @@ static const uint64_t presets[2][VT_FIELDS] = {
 	},
 	[CLUSTER_NET_1984] = {
 		[VT_LATENCY] = 100 * US, [VT_BANDWIDTH] = 3000000ull,
-		[VT_TX_FIXED] = 3500 * US, [VT_TX_PER_KB] = 3500 * US,
-		[VT_RX_FIXED] = 3500 * US, [VT_RX_PER_KB] = 3500 * US,
+		[VT_TX_FIXED] = 2000 * US, [VT_TX_PER_KB] = 3000 * US,
+		[VT_RX_FIXED] = 2000 * US, [VT_RX_PER_KB] = 3000 * US,
 		[VT_DISK_LATENCY] = 4 * MS, [VT_DISK_SECTOR] = 5 * US,
 		[VT_STOPS] = 10 * MS,
 	},

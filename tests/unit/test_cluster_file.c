@@ -168,7 +168,7 @@ static void test_virtual_time_models(void **state)
 	cluster_vtime_resolve(&spec.vtime, v);
 	assert_int_equal(v[VT_LATENCY], 100000);
 	assert_int_equal(v[VT_BANDWIDTH], 3000000);
-	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 14000000);
+	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 10000000);
 	assert_int_equal(v[VT_STOPS], 10000000);
 	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 10);
 	assert_int_equal(parse("cluster net=1984 txcost=1us,250ns rxcost=0.5us disksector=1s\n"

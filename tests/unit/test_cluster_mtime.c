@@ -64,11 +64,11 @@ static void test_model_by_hand(void **state)
 	 * 3308 + (8708 - 3308) * 450 / 900 */
 	model(550, 6008, 6008 + 670 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
-	 * the preset's fitted paths, 3.5 ms + 3.5 ms per 1000 bytes each side:
-	 * 3500 + 4151 us */
+	 * the preset's fitted paths, 2 ms + 3 ms per 1000 bytes each side:
+	 * 2000 + 3558 us */
 	load("cluster net=1984\nnode a clock=virtual\n");
 	model(1000, 8708ull * 1024,
-	      (8708ull + 670) * 1024 + 3162667 + 100000 + 2 * (3500000 + 4151000));
+	      (8708ull + 670) * 1024 + 3162667 + 100000 + 2 * (2000000 + 3558000));
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
 	model(100, 3308 * 2, (3308 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
