@@ -71,16 +71,46 @@ int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t 
 	return 0;
 }
 
+int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (!user_range_ok(uaddr, len))
+		return E_BADADDR;
+	if (len == 0)
+		return 0;
+	uint32_t last = (uaddr + len - 1) & ~(PAGE - 1);
+	for (uint32_t va = uaddr & ~(PAGE - 1);; va += PAGE) {
+		if (!arch_aspace_lookup(p->aspace, va, 1))
+			return E_BADADDR;
+		if (va == last)
+			return 0;
+	}
+}
+
+/* The page quota and the kernel's reserve are checked here, where every
+ * page a process gets is mapped: a compare each. */
 int user_map_zeroed(struct proc *p, uint32_t va, int writable)
 {
+	if (p->use_pages >= PROC_PAGE_QUOTA || !palloc_room())
+		return E_NOMEM;
 	void *page = palloc();
 	if (!page)
 		return E_NOMEM;
-	if (arch_aspace_map(p->aspace, va, page, writable) < 0) {
+	int r = arch_aspace_map(p->aspace, va, page, writable);
+	if (r < 0) {
 		pfree(page);
-		return E_NOMEM;
+		return r;
 	}
+	p->use_pages++;
 	return 0;
+}
+
+void user_unmap(struct proc *p, uint32_t va)
+{
+	void *page = arch_aspace_unmap(p->aspace, va);
+	if (page) {
+		pfree(page);
+		p->use_pages--;
+	}
 }
 
 int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable)

@@ -39,6 +39,10 @@ int wait_child(uint32_t task, struct kr_exit_notice *n); /* on the notify link *
 /* RECEIVEMESSAGE that keeps end notices aside for wait_child(): the next
  * message that is not one.  Same results as receivemessage(). */
 int gtest_receive(struct message *m);
+/* The same two, giving up after `ms` of node time (E_WOULDBLOCK): for
+ * waits that never end when the kernel under test is wrong. */
+int gtest_receive_within(struct message *m, uint32_t ms);
+int wait_child_within(uint32_t task, uint32_t ms, struct kr_exit_notice *n);
 #define GTEST_NOTIFY_CODE 0x4e  /* code of gtest_notify_link */
 extern int gtest_notify_link;
 #endif
