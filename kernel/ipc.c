@@ -75,10 +75,14 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	um.reply = reply;
 	if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
 		return E_BADADDR;
-	if (passed >= 0)
-		link_put(&p->links, passed, &m->link, NULL);   /* free: checked above */
-	if (reply >= 0)
-		link_put(&p->links, reply, &m->reply, NULL);
+	if (passed >= 0) {   /* free slots: found above */
+		p->links.slot[passed] = m->link;
+		p->links.slot[passed].in_use = 1;
+	}
+	if (reply >= 0) {
+		p->links.slot[reply] = m->reply;
+		p->links.slot[reply].in_use = 1;
+	}
 	if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
 		meter_receive(p, m, passed);
 	return result;
@@ -105,7 +109,7 @@ static int take_waiting(struct proc *p, int32_t *result)
 		;
 	if (!m)
 		return 0;
-	if (m->has_link + m->has_reply > free_link_slots(p)) {
+	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > free_link_slots(p)) {
 		*result = E_NOSPACE;
 		return 1;
 	}
@@ -389,7 +393,7 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 static int32_t check_umsg(struct proc *p, uint32_t umsg)
 {
 	struct message um;
-	if (copy_from_user(p, &um, umsg, sizeof um) < 0 || user_writable(p, umsg, sizeof um) < 0)
+	if (copy_from_user_writable(p, &um, umsg, sizeof um) < 0)
 		return E_BADADDR;
 	if (um.buf_len && (!user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len) ||
 			   user_writable(p, (uint32_t)(uintptr_t)um.buf, um.buf_len < MSG_MAX ? um.buf_len : MSG_MAX) < 0))

@@ -133,6 +133,7 @@ struct proc {
 	uint32_t use_msgs;     /* headers charged (PROC_MSG_QUOTA)             */
 	uint32_t use_pages;    /* pages mapped (PROC_PAGE_QUOTA)               */
 	uint32_t use_alarms;   /* alarms pending (PROC_ALARM_QUOTA)            */
+	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
 	/* a blocked receive */
@@ -206,8 +207,17 @@ int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t 
 int user_map_zeroed(struct proc *p, uint32_t va, int writable);
 /* Unmap the page at va from p and free it (a heap growth taken back). */
 void user_unmap(struct proc *p, uint32_t va);
-/* Every byte of [uaddr, uaddr + len) mapped writable for p: 0 or E_BADADDR. */
-int user_writable(struct proc *p, uint32_t uaddr, uint32_t len);
+/* Every byte of [uaddr, uaddr + len) mapped writable for p: 0 or
+ * E_BADADDR.  A range found so before is not walked again (uaccess.c). */
+int user_writable_walk(struct proc *p, uint32_t uaddr, uint32_t len);
+static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (uaddr >= p->writable[0].lo && uaddr < p->writable[0].hi && len <= p->writable[0].hi - uaddr)
+		return 0;
+	return user_writable_walk(p, uaddr, len);
+}
+/* copy_from_user, failing unless every page is also writable. */
+int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 /* Load a program segment into p's new address space: map [uaddr, uaddr +
  * memsz) (new pages zeroed and `writable` for the user; pages already
  * mapped are kept) and copy filesz bytes from src to uaddr, even into pages

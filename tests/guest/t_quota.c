@@ -16,41 +16,6 @@
 #define LIMIT_MS 8000   /* long enough for a loaded host; only a wrong kernel reaches it */
 #define E_DEAD_STATUS 9 /* t_child callonce ends with its CALL's error, negated */
 
-/* What must come back after a sequence: free headers, alarms in use, and
- * the pages that belong to nobody (free pages plus what the long-lived
- * processes hold: their heaps may grow meanwhile, which is no leak). */
-struct mark {
-	uint32_t headers, alarms, pages;
-};
-
-static int take_mark(struct mark *mk)
-{
-	struct kr_kstats k, pm, ns, me;
-	uint32_t node = 0;
-	int r = node_info(&node, NULL);
-	if (r == 0)
-		r = kernel_stats(0, &me);
-	if (r == 0)
-		r = kernel_stats(TASK_OF(node, PM_PID), &pm);
-	if (r == 0)
-		r = kernel_stats(TASK_OF(node, NS_PID), &ns);
-	if (r == 0)
-		r = kernel_stats(0, &k);
-	if (r < 0)
-		return r;
-	mk->headers = k.free_headers + me.queue_len;  /* our own queue drains later */
-	mk->alarms = k.alarms_in_use;
-	mk->pages = k.free_pages + me.pages + pm.pages + ns.pages;
-	return 0;
-}
-
-#define CHECK_NO_LEAK(before) do { struct mark _after; \
-	CHECK_EQ(take_mark(&_after), 0); \
-	CHECK_EQ(_after.headers, (before).headers); \
-	CHECK_EQ(_after.alarms, (before).alarms); \
-	CHECK_EQ(_after.pages, (before).pages); } while (0)
-
-
 /* X's end notice within the limit: 0, or E_WOULDBLOCK once X, left
  * waiting by a wrong kernel, has been killed (its notice then in *ex). */
 static int caller_told(uint32_t x, struct kr_exit_notice *ex)
@@ -99,8 +64,8 @@ static void counters_readable(void)
  * own quota, not the node's headers. */
 static void alarm_flood_bounded(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	const char *argv[] = { "t_child", "alarmflood", "1000", NULL };
 	uint32_t task;
 	int cl;
@@ -133,15 +98,15 @@ static void alarm_flood_bounded(void)
 	CHECK_EQ(ex.reason, EXIT_NORMAL);
 	CHECK_EQ(ex.status, 0);
 	destroylink(cl);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 2: a reply link passed inside a message still queued when its holder
  * ends is answered: the caller's CALL returns E_DEAD. */
 static void passed_reply_link_answered_at_end(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	/* K: blocked in a CALL to us, so messages to it stay queued */
 	const char *sink[] = { "t_child", "call-parent", NULL };
 	uint32_t k, s, x;
@@ -169,15 +134,15 @@ static void passed_reply_link_answered_at_end(void)
 	destroylink(k_reply);
 	destroylink(kl);
 	destroylink(sl);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 3: the process manager's give-link into a slot holding a reply link
  * answers that link's caller. */
 static void givelink_over_reply_link_answers(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	const char *keep[] = { "t_child", "keepreply", NULL };
 	uint32_t h, x;
 	int hl;
@@ -200,15 +165,15 @@ static void givelink_over_reply_link_answers(void)
 	CHECK_EQ(given, (int)slot);
 	CHECK_EQ(r, 0);
 	CHECK_EQ(ex.status, E_DEAD_STATUS);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 4: a heap growth that fails part way leaves nothing mapped (the child's
  * read above its break faults) and loses no page. */
 static void failed_heap_growth_changes_nothing(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	const char *argv[] = { "t_child", "brkfail", NULL };
 	uint32_t task;
 	struct kr_exit_notice ex;
@@ -226,14 +191,14 @@ static void failed_heap_growth_changes_nothing(void)
 	CHECK_EQ(k1.pages, k0.pages);
 	CHECK_EQ(program_break(brk0 + 4096), (int)(brk0 + 4096));
 	*(volatile uint8_t *)(uintptr_t)(brk0 + 4095) = 1;
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 5: a process's alarms end with it, and no process can take them all. */
 static void alarms_end_with_their_process(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	const char *argv[] = { "t_child", "alarmhold", NULL };
 	uint32_t task;
 	int cl;
@@ -255,7 +220,7 @@ static void alarms_end_with_their_process(void)
 	CHECK_EQ(gtest_receive_within(&m, LIMIT_MS), (int)sizeof a);
 	CHECK_EQ(a.kind, KR_ALARM);
 	CHECK_EQ(a.code, 0xa1a);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 6: RECEIVE and CALL with the struct message in read-only memory fail
@@ -265,8 +230,8 @@ static const struct message ro_msg = { .buf = ro_buf, .buf_len = sizeof ro_buf }
 
 static void readonly_message_takes_nothing(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	struct message *ro = (struct message *)&ro_msg;
 	int l = self_link(0x66), pass = self_link(0x67);
 	uint32_t v = 5;
@@ -298,7 +263,7 @@ static void readonly_message_takes_nothing(void)
 	destroylink(el);
 	destroylink(l);
 	destroylink(pass);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 /* 7: a kernel request is answered whenever it took effect, even with the
@@ -306,8 +271,8 @@ static void readonly_message_takes_nothing(void)
 #define SINKS 9
 static void kernel_reply_needs_no_header(void)
 {
-	struct mark mk;
-	CHECK_EQ(take_mark(&mk), 0);
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
 	const char *sink[] = { "t_child", "call-parent", NULL };
 	uint32_t task[SINKS];
 	int link[SINKS], reply[SINKS];
@@ -341,7 +306,7 @@ static void kernel_reply_needs_no_header(void)
 	CHECK_EQ(r, 4);                             /* served and answered */
 	CHECK_EQ(got, brk0 + 4096);
 	CHECK_EQ(brk1, brk0 + 4096);
-	CHECK_NO_LEAK(mk);
+	CHECK_NO_LEAK(&mk);
 }
 
 GTESTS(
