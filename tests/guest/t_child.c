@@ -209,6 +209,17 @@ int main(int argc, char **argv)
 			return 2;
 		return receivemessage(&m) < 0 ? 3 : 4;   /* nothing else comes */
 	}
+	if (!strcmp(mode, "fill")) { /* t_quota: after a CALL to the parent is answered, empty
+	                                 messages over link 5 until refused */
+		uint32_t go = 0x22, answer;
+		struct message m = message_into(&answer, sizeof answer);
+		int r = call(PARENT, &go, sizeof go, -1, &m);
+		if (r < 0)
+			return 100;
+		while ((r = sendmessage(5, NULL, 0, -1)) == 0)
+			;
+		return -r;
+	}
 	if (!strcmp(mode, "brkfail")) /* t_quota: failed heap growths, then a probe above the break */
 		return brk_fail();
 	if (!strcmp(mode, "echo"))

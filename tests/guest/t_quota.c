@@ -309,6 +309,66 @@ static void kernel_reply_needs_no_header(void)
 	CHECK_NO_LEAK(&mk);
 }
 
+/* The process manager's end notice, refused because the headers processes
+ * may use were all taken (E_NOMEM), is tried again like one a full queue
+ * refused, and arrives once they are free. */
+#define FILLED 7
+static void end_notice_survives_full_pool(void)
+{
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
+	const char *sink[] = { "t_child", "call-parent", NULL };
+	const char *fill[] = { "t_child", "fill", NULL };
+	uint32_t task[FILLED], filler[FILLED], victim;
+	int link[FILLED], reply[FILLED], vl, vreply;
+	for (int i = 0; i <= FILLED; i++) {   /* FILLED sinks, then the victim */
+		uint32_t w;
+		CHECK_EQ(spawn_child(sink, i < FILLED ? &task[i] : &victim, i < FILLED ? &link[i] : &vl), 0);
+		struct message m = message_into(&w, sizeof w);
+		CHECK_EQ(gtest_receive_within(&m, LIMIT_MS), 4);
+		*(i < FILLED ? &reply[i] : &vreply) = m.reply;
+	}
+	int fl[FILLED], go[FILLED];
+	for (int i = 0; i < FILLED; i++) {   /* each waits in a CALL to us before filling */
+		uint32_t w;
+		CHECK_EQ(spawn_child_on(0, fill, link[i], &filler[i], &fl[i]), 0);
+		struct message m = message_into(&w, sizeof w);
+		CHECK_EQ(gtest_receive_within(&m, LIMIT_MS), 4);
+		go[i] = m.reply;
+	}
+	uint32_t ok = 0x33;
+	for (int i = 0; i < FILLED; i++)
+		CHECK_EQ(sendmessage(go[i], &ok, 4, -1), 0);
+	/* the fillers take every header processes may use */
+	struct kr_kstats k, pm;
+	uint32_t node = 0;
+	node_info(&node, NULL);
+	int full = 0;
+	for (int tries = 0; tries < 100000 && !full; tries++)
+		full = kernel_stats(0, &k) == 0 && k.free_headers <= k.msg_reserve;
+	CHECK(full);
+	/* the victim ends now: its notice finds no header for the process manager */
+	CHECK_EQ(sendmessage(vreply, &ok, 4, -1), 0);
+	int retrying = 0;
+	for (int tries = 0; tries < 100000 && !retrying; tries++)
+		retrying = kernel_stats(victim, &k) == E_DEAD && kernel_stats(TASK_OF(node, PM_PID), &pm) == 0 &&
+			   pm.queue_len == 0 && pm.alarms > 0;
+	for (int i = 0; i < FILLED; i++)
+		sendmessage(reply[i], &ok, 4, -1);   /* the sinks end, their queues go */
+	struct kr_exit_notice ex;
+	int told = wait_child_within(victim, LIMIT_MS, &ex);
+	for (int i = 0; i < FILLED; i++) {
+		wait_child_within(task[i], LIMIT_MS, &ex);
+		wait_child_within(filler[i], LIMIT_MS, &ex);
+		destroylink(link[i]);
+		destroylink(fl[i]);
+	}
+	destroylink(vl);
+	CHECK(retrying);       /* the process manager waits on an alarm to try again */
+	CHECK_EQ(told, 0);     /* and the notice came */
+	CHECK_NO_LEAK(&mk);
+}
+
 GTESTS(
 	{ "KR_KSTATS counters", counters_readable },
 	{ "1 alarm flood stays in its quota", alarm_flood_bounded },
@@ -318,6 +378,7 @@ GTESTS(
 	{ "5 alarms end with their process", alarms_end_with_their_process },
 	{ "6 read-only struct message takes nothing", readonly_message_takes_nothing },
 	{ "7 kernel reply needs no header", kernel_reply_needs_no_header },
+	{ "end notice tried again when headers ran out", end_notice_survives_full_pool },
 );
 /* `t_quota N` runs test N alone (to show one defect on an old kernel). */
 int main(int argc, char **argv)
