@@ -304,10 +304,6 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		return E_NODEDOWN;
 	if (len && copy_from_user(p, request_buf, buf, len) < 0)
 		return E_BADADDR;
-	uint32_t kind = 0;
-	memcpy(&kind, request_buf, len < 4 ? len : 4);
-	if (pl && (pl->rights & LINK_REPLY) && kind != KR_GIVELINK)
-		return E_INVAL;   /* only KR_GIVELINK takes a reply link (moving it) */
 	if (METERED(p, TRACE_SEND)) {
 		struct kmsg request = { .from = p->task, .to = l->task, .code = l->code, .len = len,
 					.id = msg_new_id(), .has_link = pl != NULL };
@@ -326,7 +322,7 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 	int room = !umsg || link_free_slot(&p->links, LINK_FIRST_FREE) >= 0;
 	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, room ? &reply_link : NULL);
 	if (r >= 0 && pl && (pl->rights & LINK_REPLY))
-		link_free(&p->links, passlink);   /* reply links move, never copy */
+		link_free(&p->links, passlink);   /* moved (KR_GIVELINK, the only taker) */
 	if (!umsg || r < 0)
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len,

@@ -369,6 +369,33 @@ static void end_notice_survives_full_pool(void)
 	CHECK_NO_LEAK(&mk);
 }
 
+/* A reply link moves: a kernel request (but the process manager's
+ * give-link) refuses one rather than keep or drop it, and it stays ours. */
+static void kernel_request_refuses_reply_link(void)
+{
+	struct gtest_mark mk;
+	CHECK_EQ(gtest_mark(&mk), 0);
+	int back = self_link(0x99);
+	const char *caller[] = { "t_child", "callonce", NULL };
+	uint32_t x;
+	CHECK_EQ(spawn_child_on(0, caller, back, &x, NULL), 0);
+	destroylink(back);
+	uint32_t v;
+	struct message m = message_into(&v, sizeof v);
+	CHECK_EQ(gtest_receive_within(&m, LIMIT_MS), 4);
+	CHECK(m.reply >= 0);
+	uint32_t req = KR_TIME;
+	uint64_t t[2];
+	struct message tm = message_into(t, sizeof t);
+	CHECK_EQ(call(LINK_CONSOLE, &req, 4, m.reply, &tm), E_INVAL);
+	CHECK_EQ(sendmessage(LINK_CONSOLE, &req, 4, m.reply), E_INVAL);
+	CHECK_EQ(sendmessage(m.reply, &v, 4, -1), 0);   /* still ours: X gets its answer */
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child_within(x, LIMIT_MS, &ex), 0);
+	CHECK_EQ(ex.status, 100);
+	CHECK_NO_LEAK(&mk);
+}
+
 GTESTS(
 	{ "KR_KSTATS counters", counters_readable },
 	{ "1 alarm flood stays in its quota", alarm_flood_bounded },
@@ -379,6 +406,7 @@ GTESTS(
 	{ "6 read-only struct message takes nothing", readonly_message_takes_nothing },
 	{ "7 kernel reply needs no header", kernel_reply_needs_no_header },
 	{ "end notice tried again when headers ran out", end_notice_survives_full_pool },
+	{ "kernel request refuses a reply link", kernel_request_refuses_reply_link },
 );
 /* `t_quota N` runs test N alone (to show one defect on an old kernel). */
 int main(int argc, char **argv)
