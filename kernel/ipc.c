@@ -190,6 +190,19 @@ int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, i
 	return ipc_deliver(NULL, m, !is_meter);
 }
 
+int32_t ipc_kernel_send_for(struct proc *payer, const struct link *to, const void *data, uint32_t len)
+{
+	if (payer->use_msgs >= PROC_MSG_QUOTA)
+		return E_NOMEM;
+	int32_t err;
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
+	if (!m)
+		return err;
+	msg_charge(m, payer);
+	m->code = to->code;
+	return ipc_deliver(NULL, m, 1);
+}
+
 void ipc_discard(struct kmsg *m)
 {
 	if (m->has_reply)

@@ -269,6 +269,10 @@ void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
+/* The same for a message the kernel queues on behalf of `payer` (bytes
+ * from its host gate), whose header is charged to it: E_NOMEM when its
+ * quota is full (the caller holds the bytes and tries again later). */
+int32_t ipc_kernel_send_for(struct proc *payer, const struct link *to, const void *data, uint32_t len);
 /* Queue m, locally or on its node (`sender` waits for the answer, NULL
  * posts); always consumes m.  Also how remote.c delivers a message from
  * another node (given to it at boot: remote_init). */
