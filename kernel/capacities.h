@@ -34,7 +34,8 @@
 #ifndef PROC_MSG_QUOTA
 #define PROC_MSG_QUOTA 128 /* message headers charged to one process: the queued messages it
                               sent (a reply over a reply link excepted), its pending alarms and
-                              the alarm messages they became, until received or discarded;
+                              the alarm messages they became, its host gate's bytes, until
+                              received or discarded;
                               reached: SEND and CALL fail with E_NOMEM, KR_ALARM too */
 #endif
 #ifndef PROC_PAGE_QUOTA
