@@ -71,9 +71,13 @@ uint32_t alarm_in_use(void)
 void alarm_tick(void)
 {
 	uint64_t now = arch_clock_ns();
-	for (int i = 0; i < NALARM && in_use; i++) {
+	uint32_t pending = in_use;   /* stop once every pending alarm was seen */
+	for (int i = 0; i < NALARM && pending; i++) {
 		struct alarm *a = &alarms[i];
-		if (!a->p || now < a->due_ns)
+		if (!a->p)
+			continue;
+		pending--;
+		if (now < a->due_ns)
 			continue;
 		struct kr_alarm body = { .kind = KR_ALARM, .code = a->code };
 		int32_t err;
