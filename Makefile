@@ -34,7 +34,7 @@ SUITES := unit asan guest
 # Benchmark targets; fragments append.  `make bench` runs them all.
 BENCH_TARGETS :=
 
-.PHONY: all deps check check-unit check-asan check-guest check-cluster bench demo study-fs study-tsp clean
+.PHONY: all deps check check-unit check-asan check-guest check-cluster bench demo study-fs study-tsp clean soak
 all: build-all
 
 host_obj = $(patsubst %.c,$(BUILD)/host/%.o,$(1))
@@ -126,6 +126,14 @@ check-asan: $(UNIT_ASAN_BINS)
 # makes the disk image of t_fs.
 check-guest: $(X86_KERNEL) $(ARM_KERNEL) $(DPM)
 	@bash tests/run-guest.sh $(BUILD)/tests x86:$(X86_KERNEL) arm:$(ARM_KERNEL) -- $(GUEST_SUITES)
+
+# A million seeded hostile kernel calls per machine, with faulting children
+# (tests/guest/t_storm.c); `make check-guest` runs a short slice of it.
+SOAK_CALLS ?= 1000000
+SOAK_SEED ?= 16
+soak: $(X86_KERNEL) $(ARM_KERNEL) $(DPM)
+	@GUEST_ARGS="$(SOAK_CALLS) $(SOAK_SEED)" bash tests/run-guest.sh $(BUILD)/tests/soak x86:$(X86_KERNEL) \
+		arm:$(ARM_KERNEL) -- t_storm; rc=$$?; grep '^t_storm: ' $(BUILD)/tests/soak/guest/*-t_storm.log | sed 's|.*/||'; exit $$rc
 
 check:
 	@rm -f $(BUILD)/tests/*.count

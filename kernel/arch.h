@@ -44,8 +44,13 @@ void arch_poweroff(int code) __attribute__((noreturn));
  * every address space, supervisor-only. */
 uintptr_t arch_aspace_create(void);
 void arch_aspace_destroy(uintptr_t as);
-/* Map one physical page (a kernel pointer from palloc) at user address va. */
+/* Map one physical page (a kernel pointer from palloc) at user address va:
+ * 0, E_NOMEM (no page for a table) or E_INVAL (va is already mapped: a
+ * present page is never replaced). */
 int arch_aspace_map(uintptr_t as, uint32_t va, void *page, int writable);
+/* Unmap the page at user address va: the page (for the caller to free),
+ * or NULL when none was mapped. */
+void *arch_aspace_unmap(uintptr_t as, uint32_t va);
 /* Kernel pointer to the byte at user address va, or NULL when va is not
  * mapped for the user (or not writable when `write`). */
 void *arch_aspace_lookup(uintptr_t as, uint32_t va, int write);

@@ -25,8 +25,43 @@
 #ifndef NMSG
 #define NMSG 512        /* message headers queued on one node at once; full: a send fails with E_NOMEM */
 #endif
+
+/* ---- per-process quotas and the kernel's reserve ----
+ * What one process can make the kernel hold, each checked with one
+ * compare where the resource is taken and given back when it is released
+ * or the process ends (docs/kernel-calls.md, "Limits"); read them with
+ * KR_KSTATS. */
+#ifndef PROC_MSG_QUOTA
+#define PROC_MSG_QUOTA 128 /* message headers charged to one process: the queued messages it
+                              sent (a reply over a reply link excepted), its pending alarms and
+                              the alarm messages they became, its host gate's bytes, until
+                              received or discarded;
+                              reached: SEND and CALL fail with E_NOMEM, KR_ALARM too */
+#endif
+#ifndef PROC_PAGE_QUOTA
+#define PROC_PAGE_QUOTA 4096 /* pages (16 MiB) mapped in one process (program, stack, heap);
+                                reached: KR_BRK fails with E_NOMEM, nothing mapped; creating
+                                a process that needs more fails with E_NOMEM */
+#endif
+#ifndef PROC_ALARM_QUOTA
+#define PROC_ALARM_QUOTA 4 /* alarms pending for one process; reached: KR_ALARM fails with
+                              E_NOSPACE.  Its pending alarms go when it ends */
+#endif
+#ifndef MSG_RESERVE
+#define MSG_RESERVE (2 * NPROC) /* headers of NMSG only the kernel's own traffic may take
+                                   (end notices, error replies, alarms, replies over reply
+                                   links: at most one per blocked caller); a process's message
+                                   finding no more than this free fails with E_NOMEM */
+#endif
+#ifndef PAGE_RESERVE
+#define PAGE_RESERVE (MSG_RESERVE + 2 * NPROC) /* free pages only the kernel may take (the
+                                   reserve's message data, kernel stacks' share); a process's
+                                   message data or mapping finding no more than this free
+                                   fails with E_NOMEM */
+#endif
 #ifndef NALARM
-#define NALARM 32       /* alarms pending on one node (alarm.c); full: KR_ALARM fails with E_NOSPACE */
+#define NALARM (NPROC * PROC_ALARM_QUOTA) /* alarms pending on one node (alarm.c): one
+                           table for every process's quota, so it is never full */
 #endif
 
 /* ---- metering (meter/) ---- */

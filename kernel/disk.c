@@ -212,6 +212,8 @@ int32_t disk_service(struct proc *p, const struct link *via, uint32_t kind, cons
 	if (kind == KR_DISKLINK) {
 		if (!(via->rights & LINK_KCTL))
 			return E_RIGHTS;
+		if (!reply_link)
+			return E_NOSPACE;  /* the caller has no free slot for it */
 		*reply_link = (struct link){ .in_use = 1, .task = TASK_OF(node_id, KERNEL_PID), .rights = LINK_KDISK };
 		return 0;
 	}

@@ -41,36 +41,62 @@ static int free_link_slots(struct proc *p)
 	return n;
 }
 
-/* Copy m into p, which receives with its struct message at p->recv_uaddr.
- * Consumes m.  Returns what the receive call returns. */
-static int32_t hand_over(struct proc *p, struct kmsg *m)
+/* Copy m into p, which receives with its struct message at p->recv_uaddr:
+ * what the receive call returns.  The links m carries are placed only once
+ * the data and the struct message are written, in the slots the struct
+ * names, so a process is never left holding a link it was not told of;
+ * on E_BADADDR or E_NOSPACE none is placed (hand_over then answers the
+ * reply links among them).  m stays the caller's. */
+static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 {
 	struct message um;
-	int32_t result;
-	if (copy_from_user(p, &um, p->recv_uaddr, sizeof um) < 0) {
-		result = E_BADADDR;
-	} else if (m->status < 0) {
-		result = m->status;
-	} else {
-		uint32_t n = m->len;
-		result = (int32_t)m->len;
-		if (n > um.buf_len) {
-			n = um.buf_len;
-			result = E_TRUNC;
-		}
-		if (n && copy_to_user(p, (uint32_t)(uintptr_t)um.buf, m->data, n) < 0)
-			result = E_BADADDR;
-		um.len = m->len;
-		um.code = m->code;
-		um.from = m->from;
-		um.passed = m->has_link ? link_alloc(&p->links, &m->link, LINK_FIRST_FREE) : -1;
-		um.reply = m->has_reply ? link_alloc(&p->links, &m->reply, LINK_FIRST_FREE) : -1;
-		if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
-			meter_receive(p, m, um.passed);
-		if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
-			result = E_BADADDR;
+	if (copy_from_user(p, &um, p->recv_uaddr, sizeof um) < 0)
+		return E_BADADDR;
+	if (m->status < 0)
+		return m->status;
+	uint32_t n = m->len;
+	int32_t result = (int32_t)m->len;
+	if (n > um.buf_len) {
+		n = um.buf_len;
+		result = E_TRUNC;
 	}
-	msg_release(m);
+	if (n && copy_to_user(p, (uint32_t)(uintptr_t)um.buf, m->data, n) < 0)
+		return E_BADADDR;
+	int32_t passed = -1, reply = -1;
+	if (m->has_link && (passed = link_free_slot(&p->links, LINK_FIRST_FREE)) < 0)
+		return E_NOSPACE;
+	if (m->has_reply &&
+	    (reply = link_free_slot(&p->links, passed < 0 ? LINK_FIRST_FREE : passed + 1)) < 0)
+		return E_NOSPACE;
+	um.len = m->len;
+	um.code = m->code;
+	um.from = m->from;
+	um.passed = passed;
+	um.reply = reply;
+	if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
+		return E_BADADDR;
+	if (passed >= 0) {   /* free slots: found above */
+		p->links.slot[passed] = m->link;
+		p->links.slot[passed].in_use = 1;
+	}
+	if (reply >= 0) {
+		p->links.slot[reply] = m->reply;
+		p->links.slot[reply].in_use = 1;
+	}
+	if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
+		meter_receive(p, m, passed);
+	return result;
+}
+
+/* The same, consuming m: a message that could not be delivered is
+ * discarded with its reply links answered. */
+static int32_t hand_over(struct proc *p, struct kmsg *m)
+{
+	int32_t result = deliver_into(p, m);
+	if (result == E_BADADDR || result == E_NOSPACE)
+		ipc_discard(m);
+	else
+		msg_release(m);
 	return result;
 }
 
@@ -83,7 +109,7 @@ static int take_waiting(struct proc *p, int32_t *result)
 		;
 	if (!m)
 		return 0;
-	if (m->has_link + m->has_reply > free_link_slots(p)) {
+	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > free_link_slots(p)) {
 		*result = E_NOSPACE;
 		return 1;
 	}
@@ -154,6 +180,8 @@ int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, i
 		if (dest->queue.len >= QUEUE_MAX)
 			return E_QUEUEFULL;
 	}
+	if (is_meter && !msgpool_room(&msgpool))
+		return E_NOMEM;   /* trace batches are not the reserve's traffic */
 	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
 	if (!m)
 		return err;
@@ -162,14 +190,34 @@ int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, i
 	return ipc_deliver(NULL, m, !is_meter);
 }
 
+int32_t ipc_kernel_send_for(struct proc *payer, const struct link *to, const void *data, uint32_t len)
+{
+	if (payer->use_msgs >= PROC_MSG_QUOTA)
+		return E_NOMEM;
+	int32_t err;
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, data, len, &err);
+	if (!m)
+		return err;
+	msg_charge(m, payer);
+	m->code = to->code;
+	return ipc_deliver(NULL, m, 1);
+}
+
+void ipc_discard(struct kmsg *m)
+{
+	if (m->has_reply)
+		ipc_reply_error(&m->reply, E_DEAD);
+	if (m->has_link && (m->link.rights & LINK_REPLY))
+		ipc_reply_error(&m->link, E_DEAD);
+	msg_release(m);
+}
+
 void ipc_release_process(struct proc *p)
 {
 	struct kmsg *m;
 	while ((m = p->queue.head)) {
 		p->queue.head = m->next;
-		if (m->has_reply)
-			ipc_reply_error(&m->reply, E_DEAD);
-		msg_release(m);
+		ipc_discard(m);
 	}
 	p->queue.tail = NULL;
 	p->queue.len = 0;
@@ -276,30 +324,24 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 			request.link = *pl;
 		meter_send(p, link, &request, passlink);
 	}
+	/* The reply needs no header or page (it is copied straight from
+	 * reply_buf) and the caller's struct message was found writable
+	 * (check_umsg), so a request that took effect is always answered; a
+	 * request whose reply would carry a link is given no reply_link when
+	 * the caller has no free slot for it, and refuses with E_NOSPACE
+	 * before taking effect. */
 	uint32_t reply_len = 0;
 	struct link reply_link = { 0 };
-	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, &reply_link);
+	int room = !umsg || link_free_slot(&p->links, LINK_FIRST_FREE) >= 0;
+	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, room ? &reply_link : NULL);
+	if (r >= 0 && pl && (pl->rights & LINK_REPLY))
+		link_free(&p->links, passlink);   /* moved (KR_GIVELINK, the only taker) */
 	if (!umsg || r < 0)
 		return r;
-	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len };
-	struct kmsg *mp = msgpool_get(&msgpool);
-	if (!mp)
-		return E_NOMEM;
-	*mp = m;
-	if (reply_link.in_use) {
-		mp->has_link = 1;
-		mp->link = reply_link;
-	}
-	if (reply_len) {
-		mp->data = palloc_unzeroed();
-		if (!mp->data) {
-			msgpool_put(&msgpool, mp);
-			return E_NOMEM;
-		}
-		memcpy(mp->data, reply_buf, reply_len);
-	}
+	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len,
+			  .data = reply_buf, .has_link = reply_link.in_use != 0, .link = reply_link };
 	p->recv_uaddr = umsg;
-	return hand_over(p, mp);
+	return deliver_into(p, &m);
 }
 
 /* The message p sends over link l (index `link`), passing pl: copied in,
@@ -308,9 +350,17 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l, int32_t passlink,
 			     const struct link *pl, uint32_t buf, uint32_t len, int32_t *err)
 {
+	/* p's quota and the kernel's reserve; a reply over a reply link is
+	 * exempt (one per blocked caller: it may take the reserve) */
+	if (!(l->rights & LINK_REPLY) &&
+	    (p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) || (len && !palloc_room()))) {
+		*err = E_NOMEM;
+		return NULL;
+	}
 	struct kmsg *m = msg_new(p, p->task, l->task, (const void *)(uintptr_t)buf, len, err);
 	if (!m)
 		return NULL;
+	msg_charge(m, p);
 	m->code = l->code;
 	if (l->rights & LINK_REPLY)
 		m->reply_id = l->reply_id;
@@ -344,12 +394,18 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	return r;
 }
 
+/* A receive's struct message and buffer, checked before anything is
+ * taken or sent: the struct readable and writable, the buffer in user
+ * space and writable for as much of it as a message can fill (MSG_MAX).
+ * Mappings only grow while a process lives, so what passes here still
+ * holds when the message comes. */
 static int32_t check_umsg(struct proc *p, uint32_t umsg)
 {
 	struct message um;
-	if (copy_from_user(p, &um, umsg, sizeof um) < 0)
+	if (copy_from_user_writable(p, &um, umsg, sizeof um) < 0)
 		return E_BADADDR;
-	if (um.buf_len && !user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len))
+	if (um.buf_len && (!user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len) ||
+			   user_writable(p, (uint32_t)(uintptr_t)um.buf, um.buf_len < MSG_MAX ? um.buf_len : MSG_MAX) < 0))
 		return E_BADADDR;
 	return 0;
 }

@@ -33,7 +33,10 @@ struct link_table {
 };
 
 int link_alloc(struct link_table *t, const struct link *l, int from);
-int link_put(struct link_table *t, int index, const struct link *l);
+/* Put *l into slot `index`; what was there is copied to *old (in_use 0
+ * when the slot was free) so the caller can answer a reply link it held. */
+int link_put(struct link_table *t, int index, const struct link *l, struct link *old);
+int link_free_slot(const struct link_table *t, int from);
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
 int link_count(const struct link_table *t);
@@ -56,6 +59,8 @@ struct kmsg {
 	uint8_t *data;       /* one page, or NULL when len == 0               */
 	uint32_t credit_node; /* virtual time: a credited message from that node,
 	                        its header from the pool's reserve (remote.c) */
+	struct proc *payer;  /* the process its header is charged to (use_msgs), */
+	uint32_t payer_task; /* ... while that slot still holds this task       */
 };
 
 struct msg_queue {
@@ -82,6 +87,12 @@ int msgpool_reserve(struct msg_pool *pool, uint32_t n);
  * the reserve and credit_back(node) is called. */
 struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node);
 void msgpool_put(struct msg_pool *pool, struct kmsg *m);
+/* Room for a process's message: more than MSG_RESERVE headers free (the
+ * rest is the kernel's own traffic's).  One compare. */
+static inline int msgpool_room(const struct msg_pool *pool)
+{
+	return NMSG - pool->in_use - pool->reserve > MSG_RESERVE;
+}
 void msgq_push(struct msg_queue *q, struct kmsg *m);
 /* Remove and return the first message whose reply_id is `reply_id`
  * (0: the first message that is not a reply to a CALL in progress). */
@@ -94,6 +105,9 @@ void *palloc(void);            /* a zeroed 4 KiB page, or NULL */
 void *palloc_unzeroed(void);   /* the same, contents left as they were */
 void pfree(void *page);
 uint32_t palloc_free_pages(void);
+/* Room for a page a process asks for (its mapping, its message's data):
+ * more than PAGE_RESERVE pages free.  One compare. */
+int palloc_room(void);
 
 /* ---- processes (proc.c; creation and end: lifecycle.c) ---- */
 enum proc_state {
@@ -115,6 +129,11 @@ struct proc {
 	char name[24];
 	uintptr_t aspace;
 	uint32_t brk, brk_base;
+	/* quotas (capacities.h): what the kernel holds for it */
+	uint32_t use_msgs;     /* headers charged (PROC_MSG_QUOTA)             */
+	uint32_t use_pages;    /* pages mapped (PROC_PAGE_QUOTA)               */
+	uint32_t use_alarms;   /* alarms pending (PROC_ALARM_QUOTA)            */
+	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
 	/* a blocked receive */
@@ -182,8 +201,23 @@ int user_range_ok(uint32_t uaddr, uint32_t len);
 /* len bytes from sa in src to da in dst (MOVEDATA on one node); src and
  * dst may be the same process, the areas overlapping.  0 or E_BADADDR. */
 int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len);
-/* Map a new zeroed page at va (page-aligned) into p.  0 or E_NOMEM. */
+/* Map a new zeroed page at va (page-aligned, not yet mapped) into p,
+ * charged to its page quota.  0, E_NOMEM (quota reached, or no page above
+ * the kernel's reserve) or E_INVAL (va already mapped). */
 int user_map_zeroed(struct proc *p, uint32_t va, int writable);
+/* Unmap the page at va from p and free it (a heap growth taken back). */
+void user_unmap(struct proc *p, uint32_t va);
+/* Every byte of [uaddr, uaddr + len) mapped writable for p: 0 or
+ * E_BADADDR.  A range found so before is not walked again (uaccess.c). */
+int user_writable_walk(struct proc *p, uint32_t uaddr, uint32_t len);
+static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (uaddr >= p->writable[0].lo && uaddr < p->writable[0].hi && len <= p->writable[0].hi - uaddr)
+		return 0;
+	return user_writable_walk(p, uaddr, len);
+}
+/* copy_from_user, failing unless every page is also writable. */
+int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 /* Load a program segment into p's new address space: map [uaddr, uaddr +
  * memsz) (new pages zeroed and `writable` for the user; pages already
  * mapped are kept) and copy filesz bytes from src to uaddr, even into pages
@@ -205,11 +239,22 @@ struct kmsg *msg_make(uint32_t from, uint32_t to, const void *data, uint32_t len
  * `node` (remote.c, virtual time). */
 struct kmsg *msg_make_credited(uint32_t node, uint32_t from, uint32_t to, const void *data,
 			       uint32_t len, int32_t *err);
-/* Give back m's header and page (inline: every receive does it). */
+/* Charge m's header to p (p's use_msgs; given back with the header). */
+static inline void msg_charge(struct kmsg *m, struct proc *p)
+{
+	m->payer = p;
+	m->payer_task = p->task;
+	p->use_msgs++;
+}
+/* Give back m's header and page (inline: every receive does it), and the
+ * charge to its payer while that process lives (a slot taken by a new
+ * process has another task; creation zeroes the counts). */
 static inline void msg_release(struct kmsg *m)
 {
 	if (m->data)
 		pfree(m->data);
+	if (m->payer && m->payer->task == m->payer_task)
+		m->payer->use_msgs--;
 	msgpool_put(&msgpool, m);
 }
 
@@ -224,6 +269,10 @@ void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
+/* The same for a message the kernel queues on behalf of `payer` (bytes
+ * from its host gate), whose header is charged to it: E_NOMEM when its
+ * quota is full (the caller holds the bytes and tries again later). */
+int32_t ipc_kernel_send_for(struct proc *payer, const struct link *to, const void *data, uint32_t len);
 /* Queue m, locally or on its node (`sender` waits for the answer, NULL
  * posts); always consumes m.  Also how remote.c delivers a message from
  * another node (given to it at boot: remote_init). */
@@ -231,6 +280,9 @@ int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force);
 /* Tell the process a reply link names that no reply will come: an error
  * reply with `status` (also remote.c's, for a CALL it discards). */
 void ipc_reply_error(const struct link *reply, int32_t status);
+/* Release a message nobody will receive, first answering with E_DEAD every
+ * reply link it carries: its own (a CALL's) and one passed inside it. */
+void ipc_discard(struct kmsg *m);
 /* Tell the process manager (kernel_notify_link) that a process ended, or
  * that node `node` went down (remote.c's node_down, given at boot). */
 void ipc_notify_exit(const struct kr_exit_notice *notice);
@@ -260,6 +312,8 @@ int32_t kdevice_service(struct proc *p, const struct link *via, uint32_t kind, c
 
 /* ---- alarms (alarm.c) ---- */
 int32_t alarm_set(struct proc *p, uint32_t ms, uint32_t code);
+void alarm_release(struct proc *p);  /* p ended: its pending alarms go */
+uint32_t alarm_in_use(void);
 void alarm_tick(void);
 
 /* ---- kernel calls (syscall.c) ---- */

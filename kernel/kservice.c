@@ -35,12 +35,43 @@ static int32_t grow_brk(struct proc *p, uint32_t want, uint32_t *out)
 	}
 	if (want < p->brk_base || want > p->brk_base + BRK_LIMIT)
 		return E_NOMEM;
-	for (uint32_t va = (p->brk + 4095) & ~4095u; va < want; va += 4096)
-		if (user_map_zeroed(p, va, 1) < 0)
+	/* all or nothing: the pages of a growth that fails part way are
+	 * taken back, so the break and the mappings above it stay as they were */
+	uint32_t from = (p->brk + 4095) & ~4095u;
+	for (uint32_t va = from; va < want; va += 4096) {
+		if (user_map_zeroed(p, va, 1) < 0) {
+			while (va > from) {
+				va -= 4096;
+				user_unmap(p, va);
+			}
 			return E_NOMEM;
+		}
+	}
 	if (want > p->brk)
 		p->brk = want;
 	*out = p->brk;
+	return 0;
+}
+
+/* KR_KSTATS: the node's free resources and one process's use of them,
+ * against its quotas (tests compare them before and after). */
+static int32_t kstats(struct proc *p, const uint8_t *req, uint32_t len, uint8_t *reply, uint32_t *reply_len)
+{
+	struct proc *t = p;
+	if (len >= 8 && word(req, 1) != 0 && !(t = proc_by_task(word(req, 1))))
+		return E_DEAD;
+	struct kr_kstats k = {
+		.free_pages = palloc_free_pages(),
+		.free_headers = NMSG - msgpool.in_use - msgpool.reserve,
+		.alarms_in_use = alarm_in_use(),
+		.task = t->task,
+		.msgs = t->use_msgs, .pages = t->use_pages, .alarms = t->use_alarms,
+		.links = (uint32_t)link_count(&t->links), .queue_len = t->queue.len,
+		.msg_quota = PROC_MSG_QUOTA, .page_quota = PROC_PAGE_QUOTA,
+		.alarm_quota = PROC_ALARM_QUOTA, .msg_reserve = MSG_RESERVE, .page_reserve = PAGE_RESERVE,
+	};
+	memcpy(reply, &k, sizeof k);
+	*reply_len = sizeof k;
 	return 0;
 }
 
@@ -92,6 +123,8 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 		uint32_t out[2] = { 0, 0 };
 		if (!creator)
 			return E_DEAD;
+		if (!reply_link)
+			return E_NOSPACE;  /* no slot for the meter link: nothing done */
 		if (METERED(creator, TRACE_CREATEPROCESS))
 			meter_process(creator, TRACE_CREATEPROCESS, creator->task, word(req, 2), 0, 0);
 		meter_settings(creator, &out[0], &out[1], reply_link);
@@ -105,6 +138,8 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 			return err;
 		if (word(req, 1) == 0 || word(req, 1) > 0xffff)
 			return E_INVAL;
+		if (!reply_link)
+			return E_NOSPACE;
 		*reply_link = (struct link){ .in_use = 1, .task = TASK_OF(word(req, 1), PM_PID) };
 		return 0;
 	case KR_CREATE:
@@ -115,8 +150,12 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 		if (!passed)
 			return E_BADREQ;
 		int32_t slot = (int32_t)word(req, 2);
+		struct link old = { 0 };
 		int32_t r = slot < 0 ? link_alloc(&t->links, passed, LINK_FIRST_FREE)
-				     : link_put(&t->links, slot, passed);
+				     : link_put(&t->links, slot, passed, &old);
+		/* a reply link it replaced will never be used: its caller is told */
+		if (r >= 0 && old.in_use && (old.rights & LINK_REPLY))
+			ipc_reply_error(&old, E_DEAD);
 		if (r >= 0) {
 			memcpy(reply, &r, 4);
 			*reply_len = 4;
@@ -185,6 +224,8 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		return E_BADREQ;
 	uint32_t kind = word(req, 0);
 	*reply_len = 0;
+	if (passed && (passed->rights & LINK_REPLY) && kind != KR_GIVELINK)
+		return E_INVAL;   /* a reply link moves: only KR_GIVELINK takes one */
 	switch (kind) {
 	case KR_CONSOLE_WRITE:
 		for (uint32_t i = 4; i < len; i++)
@@ -212,7 +253,13 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		if (len < 5)
 			return E_BADREQ;
 		memcpy(name, req + 4, len - 4 < 12 ? len - 4 : 12);
-		return meter_host_link(name, reply_link);
+		struct link l;
+		int32_t r = meter_host_link(name, &l);
+		if (r == 0 && !reply_link)
+			return E_NOSPACE;  /* no slot for it in the caller's table */
+		if (r == 0)
+			*reply_link = l;
+		return r;
 	}
 	case KR_METERMARK: {
 		char name[13] = { 0 };
@@ -229,6 +276,8 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 		if (need(len, 12))
 			return E_BADREQ;
 		return alarm_set(p, word(req, 1), word(req, 2));
+	case KR_KSTATS:
+		return kstats(p, req, len, reply, reply_len);
 	case KR_METERSTATS: {
 		struct meter_stats s;
 		meter_get_stats(&s);

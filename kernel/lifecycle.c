@@ -136,6 +136,7 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 		meter_process(p, TRACE_TERMPROCESS, p->parent, p->task, reason, status);
 	meter_flush_proc(p);
 	p->state = P_ZOMBIE;
+	alarm_release(p);
 	ipc_release_process(p);
 	proc_free_memory(p);
 	struct kr_exit_notice notice = {

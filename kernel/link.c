@@ -19,14 +19,26 @@ int link_alloc(struct link_table *t, const struct link *l, int from)
 	return E_NOSPACE;
 }
 
-/* Put *l into slot `index`, replacing what was there. */
-int link_put(struct link_table *t, int index, const struct link *l)
+/* Put *l into slot `index`, replacing what was there (copied to *old
+ * first, when old is given, for the caller to answer). */
+int link_put(struct link_table *t, int index, const struct link *l, struct link *old)
 {
 	if (index < 0 || index >= NLINK)
 		return E_BADLINK;
+	if (old)
+		*old = t->slot[index];
 	t->slot[index] = *l;
 	t->slot[index].in_use = 1;
 	return index;
+}
+
+/* The first free slot at or after `from`, or E_NOSPACE (nothing written). */
+int link_free_slot(const struct link_table *t, int from)
+{
+	for (int i = from < 0 ? 0 : from; i < NLINK; i++)
+		if (!t->slot[i].in_use)
+			return i;
+	return E_NOSPACE;
 }
 
 struct link *link_get(struct link_table *t, int32_t index)

@@ -80,7 +80,7 @@ static struct proc *start(const char *prog, const char *args, uint32_t len)
 static void give(struct proc *p, int slot, uint32_t task, uint32_t rights)
 {
 	struct link l = { .in_use = 1, .task = task, .rights = rights };
-	link_put(&p->links, slot, &l);
+	link_put(&p->links, slot, &l, NULL); /* a new process's empty slot */
 }
 
 /* The name service is one for the cluster: on its lowest node. */

@@ -57,3 +57,8 @@ uint32_t palloc_free_pages(void)
 {
 	return free_pages;
 }
+
+int palloc_room(void)
+{
+	return free_pages > PAGE_RESERVE;
+}

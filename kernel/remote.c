@@ -488,6 +488,10 @@ static int32_t take_msg(const struct rm_frame *f, const uint8_t *data, uint32_t 
 	 * refusal below, it gives its credit back with it */
 	if (TASK_NODE(f->to) != node_id || (!credit_from && !proc_by_task(f->to)))
 		return E_DEAD;
+	/* another node's process's message: like a local one, not from the
+	 * kernel's reserve (replies and kernel notices, forced, may) */
+	if (!credit_from && !(f->flags & RM_F_FORCE) && !f->reply_id && !msgpool_room(&msgpool))
+		return E_NOMEM;
 	int32_t err;
 	struct kmsg *m = credit_from ? msg_make_credited(credit_from, f->from, f->to, data, f->len, &err)
 				     : msg_make(f->from, f->to, data, f->len, &err);
@@ -533,6 +537,12 @@ static void take_credited(uint32_t node, const struct rm_frame *f, const uint8_t
 		struct link reply;
 		link_from_wire(&reply, &f->reply);
 		up.reply_error(&reply, r);
+	}
+	if (f->flags & RM_F_LINK) {   /* a reply link passed inside it is answered too */
+		struct link passed;
+		link_from_wire(&passed, &f->link);
+		if (passed.rights & LINK_REPLY)
+			up.reply_error(&passed, E_DEAD);
 	}
 	meter_discarded();
 }

@@ -22,6 +22,8 @@ static uint32_t page_room(uint32_t uaddr)
 	return PAGE - (uaddr & (PAGE - 1));
 }
 
+/* to_user: 1 copies into the process, 0 out of it, 2 out of it with every
+ * page required writable too (a struct the kernel will write back). */
 static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, int to_user)
 {
 	if (!user_range_ok(uaddr, len))
@@ -34,7 +36,7 @@ static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, i
 		uint8_t *u = arch_aspace_lookup(p->aspace, uaddr, to_user);
 		if (!u)
 			return E_BADADDR;
-		if (to_user)
+		if (to_user == 1)
 			memcpy(u, k, n);
 		else
 			memcpy(k, u, n);
@@ -46,6 +48,11 @@ static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, i
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len)
 {
 	return copy_user(p, uaddr, dst, len, 0);
+}
+
+int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len)
+{
+	return copy_user(p, uaddr, dst, len, 2);
 }
 
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len)
@@ -71,16 +78,62 @@ int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t 
 	return 0;
 }
 
+/* A process's mappings only grow while it lives (the heap grows, a failed
+ * growth is taken back within its own call, nothing is ever unmapped or
+ * made read-only), so a range once found writable stays so: the last two
+ * are remembered (p->writable), and a receive into the same buffer as
+ * before, the common case, costs a compare or two (user_writable, inline)
+ * instead of a walk of the page tables per page. */
+int user_writable_walk(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (!user_range_ok(uaddr, len))
+		return E_BADADDR;
+	if (len == 0)
+		return 0;
+	struct user_range *w = p->writable;
+	if (uaddr >= w[1].lo && uaddr < w[1].hi && len <= w[1].hi - uaddr) {
+		struct user_range t = w[0];
+		w[0] = w[1];
+		w[1] = t;
+		return 0;
+	}
+	uint32_t first = uaddr & ~(PAGE - 1), last = (uaddr + len - 1) & ~(PAGE - 1);
+	for (uint32_t va = first;; va += PAGE) {
+		if (!arch_aspace_lookup(p->aspace, va, 1))
+			return E_BADADDR;
+		if (va == last)
+			break;
+	}
+	w[1] = w[0];
+	w[0] = (struct user_range){ first, last + PAGE };
+	return 0;
+}
+
+/* The page quota and the kernel's reserve are checked here, where every
+ * page a process gets is mapped: a compare each. */
 int user_map_zeroed(struct proc *p, uint32_t va, int writable)
 {
+	if (p->use_pages >= PROC_PAGE_QUOTA || !palloc_room())
+		return E_NOMEM;
 	void *page = palloc();
 	if (!page)
 		return E_NOMEM;
-	if (arch_aspace_map(p->aspace, va, page, writable) < 0) {
+	int r = arch_aspace_map(p->aspace, va, page, writable);
+	if (r < 0) {
 		pfree(page);
-		return E_NOMEM;
+		return r;
 	}
+	p->use_pages++;
 	return 0;
+}
+
+void user_unmap(struct proc *p, uint32_t va)
+{
+	void *page = arch_aspace_unmap(p->aspace, va);
+	if (page) {
+		pfree(page);
+		p->use_pages--;
+	}
 }
 
 int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, uint32_t memsz, int writable)

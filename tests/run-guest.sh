@@ -9,7 +9,8 @@
 # disagrees with the lines.  Ends with one "guest: N passed, N failed"
 # over all architectures.  A suite may have extra QEMU arguments for an
 # architecture in tests/guest/SUITE.ARCH.qemu-args, where @DISK@ stands
-# for a fresh 1 MiB disk image made with `dpm disk create`.
+# for a fresh 1 MiB disk image made with `dpm disk create`.  GUEST_ARGS,
+# when set, is given to every suite after its name (`make soak`).
 set -u
 usage() { echo "usage: run-guest.sh OUTDIR ARCH:KERNEL... -- SUITE... (ARCH: x86 or arm)" >&2; exit 2; }
 [ $# -ge 2 ] || usage
@@ -53,7 +54,7 @@ for m in "${machines[@]}"; do
 		if ! extra_args "$arch" "$suite"; then
 			echo "[$arch] guest: $suite: cannot make its disk image with $dpm"; failed=$((failed + 1)); continue
 		fi
-		qemu_for "$arch" "$kernel" "node=1 --halt $suite" "$log" "${extra[@]}"
+		qemu_for "$arch" "$kernel" "node=1 --halt $suite${GUEST_ARGS:+ $GUEST_ARGS}" "$log" "${extra[@]}"
 		rc=$?
 		ok=$(grep -c '^ok ' "$log")
 		bad=$(grep -c '^not ok ' "$log")

@@ -123,10 +123,44 @@ int arch_aspace_map(uintptr_t as, uint32_t va, void *page, int writable)
 			l1[(i & ~3u) + k] = (uint32_t)(uintptr_t)(l2page + 1024 * k) | L1_TABLE;
 	}
 	uint32_t *l2 = (uint32_t *)(l1[i] & ~0x3ffu);
-	l2[(va >> 12) & 0xff] = (uint32_t)(uintptr_t)page | L2_SMALL | L2_NORMAL | L2_NG |
-				(writable ? L2_USER_RW : L2_USER_RO);
+	uint32_t *pte = &l2[(va >> 12) & 0xff];
+	if (*pte & L2_SMALL)
+		return E_INVAL;   /* never over a present page: it would be lost */
+	*pte = (uint32_t)(uintptr_t)page | L2_SMALL | L2_NORMAL | L2_NG |
+	       (writable ? L2_USER_RW : L2_USER_RO);
 	dsb();
 	return 0;
+}
+
+void *arch_aspace_unmap(uintptr_t as, uint32_t va)
+{
+	uint32_t *l1 = (uint32_t *)as;
+	uint32_t i = va >> 20;
+	if (i >= USER_L1_ENTRIES || (l1[i] & L1_TYPE_MASK) != L1_TABLE)
+		return NULL;
+	uint32_t *pte = &((uint32_t *)(l1[i] & ~0x3ffu))[(va >> 12) & 0xff];
+	if (!(*pte & L2_SMALL))
+		return NULL;
+	void *page = (void *)(uintptr_t)(*pte & ~0xfffu);
+	*pte = 0;
+	/* the page of four tables left empty goes too, so a growth taken
+	 * back leaves nothing */
+	uint32_t *l2 = (uint32_t *)(l1[i & ~3u] & ~0xfffu);
+	int empty = 1;
+	for (int j = 0; j < 1024 && empty; j++)
+		empty = !(l2[j] & L2_SMALL);
+	if (empty) {
+		for (uint32_t k = 0; k < 4; k++)
+			l1[(i & ~3u) + k] = 0;
+		pfree(l2);
+	}
+	dsb();
+	if ((read_ttbr0() & ~0xfffu) == as) {
+		write_tlbiall(0);   /* no ASIDs (mmu_switch): the whole TLB */
+		dsb();
+		isb();
+	}
+	return page;
 }
 
 void *arch_aspace_lookup(uintptr_t as, uint32_t va, int write)

@@ -68,8 +68,40 @@ int arch_aspace_map(uintptr_t as, uint32_t va, void *page, int writable)
 		*pde = (uint32_t)(uintptr_t)pt | PTE_P | PTE_W | PTE_U;
 	}
 	uint32_t *pt = (uint32_t *)(*pde & ~0xfffu);
-	pt[(va >> 12) & 1023] = (uint32_t)(uintptr_t)page | PTE_P | PTE_U | (writable ? PTE_W : 0);
+	uint32_t *pte = &pt[(va >> 12) & 1023];
+	if (*pte & PTE_P)
+		return E_INVAL;   /* never over a present page: it would be lost */
+	*pte = (uint32_t)(uintptr_t)page | PTE_P | PTE_U | (writable ? PTE_W : 0);
 	return 0;
+}
+
+void *arch_aspace_unmap(uintptr_t as, uint32_t va)
+{
+	uint32_t *pd = (uint32_t *)as;
+	uint32_t pde = pd[va >> 22];
+	if ((pde & (PTE_P | PTE_PS)) != PTE_P)
+		return NULL;
+	uint32_t *pte = &((uint32_t *)(pde & ~0xfffu))[(va >> 12) & 1023];
+	if (!(*pte & PTE_P))
+		return NULL;
+	void *page = (void *)(uintptr_t)(*pte & ~0xfffu);
+	*pte = 0;
+	/* a table left empty goes too, so a growth taken back leaves nothing */
+	uint32_t *pt = (uint32_t *)(pde & ~0xfffu);
+	int empty = 1;
+	for (int j = 0; j < 1024 && empty; j++)
+		empty = !(pt[j] & PTE_P);
+	if (empty) {
+		pd[va >> 22] = 0;
+		pfree(pt);
+	}
+	if (rcr3() == as) {
+		if (empty)
+			lcr3(as);   /* the table itself may be cached */
+		else
+			__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+	}
+	return page;
 }
 
 void *arch_aspace_lookup(uintptr_t as, uint32_t va, int write)

@@ -120,6 +120,9 @@ enum kreq {
 	                         that host service (a filter) */
 	KR_ALARM = 7,         /* ms, code: after ms the kernel sends the caller a
 	                         message with that code (struct kr_alarm) */
+	KR_KSTATS = 9,        /* task (0 or absent: the caller); reply: struct
+	                         kr_kstats, the node's free resources and that
+	                         process's use of them against its quotas */
 	/* LINK_KMETER only: */
 	KR_METERMARK = 8,     /* name (12 bytes), token: a MARK trace with the
 	                         token goes to that host service (a filter)
@@ -210,6 +213,23 @@ struct kr_procinfo {
 	uint64_t cpu_ns;
 	uint32_t queue_len;
 	uint32_t links_used;
+};
+
+/* KR_KSTATS: what the kernel has left and what one process holds. */
+struct kr_kstats {
+	uint32_t free_pages;    /* pages free on the node                       */
+	uint32_t free_headers;  /* message headers free (the reserve's included) */
+	uint32_t alarms_in_use; /* alarms pending on the node                   */
+	uint32_t task;          /* the process counted below                    */
+	uint32_t msgs;          /* headers charged to it (queued messages it sent,
+	                           its pending alarms and their messages)       */
+	uint32_t pages;         /* pages mapped in it                           */
+	uint32_t alarms;        /* its alarms pending                           */
+	uint32_t links;         /* its link table's slots in use                */
+	uint32_t queue_len;     /* messages waiting for it                      */
+	uint32_t msg_quota, page_quota, alarm_quota; /* its limits               */
+	uint32_t msg_reserve, page_reserve; /* headers, pages only the kernel's
+	                           own traffic may take                         */
 };
 
 /* A task (process address) is (node << 16) | pid, valid cluster-wide. */

@@ -95,6 +95,22 @@ int alarm_after(uint32_t ms, uint32_t code)
 	return call(LINK_CONSOLE, req, sizeof req, -1, &m);
 }
 
+int program_break(uint32_t want)
+{
+	uint32_t req[2] = { KR_BRK, want }, got = 0;
+	struct message m = message_into(&got, sizeof got);
+	int r = call(LINK_CONSOLE, req, sizeof req, -1, &m);
+	return r < 0 ? r : (int)got;
+}
+
+int kernel_stats(uint32_t task, struct kr_kstats *k)
+{
+	uint32_t req[2] = { KR_KSTATS, task };
+	struct message m = message_into(k, sizeof *k);
+	int r = call(LINK_CONSOLE, req, sizeof req, -1, &m);
+	return r < 0 ? r : r == (int)sizeof *k ? 0 : E_BADREQ;
+}
+
 const char *kerror_name(int err)
 {
 	return err > 0 ? "positive" : abi_error(err)->name;

@@ -26,6 +26,11 @@ int node_info(uint32_t *node, uint32_t *runnable);
 /* After `ms` milliseconds the kernel sends this process a struct kr_alarm
  * message whose code (and struct field) is `code`. */
 int alarm_after(uint32_t ms, uint32_t code);
+/* KR_BRK: the program break moved to `want` (0: asked), or an error.  A
+ * failed growth maps nothing. */
+int program_break(uint32_t want);
+/* KR_KSTATS: the node's free resources and task's use (0: ours). */
+int kernel_stats(uint32_t task, struct kr_kstats *k);
 
 /* "E_DEAD" for E_DEAD, ... */
 const char *kerror_name(int err);

@@ -103,20 +103,19 @@ void *GLUE(sbrk)(int incr);
 void *GLUE(sbrk)(int incr)
 {
 	static uint32_t cur;
-	uint32_t kind[2] = { KR_BRK, 0 }, out;
-	struct message m = message_into(&out, sizeof out);
 	if (!cur) {
-		if (call(LINK_CONSOLE, kind, 8, -1, &m) < 0)
+		int r = program_break(0);
+		if (r < 0)
 			goto fail;
-		cur = out;
+		cur = (uint32_t)r;
 	}
-	uint32_t old = cur;
-	kind[1] = cur + (uint32_t)incr;
+	uint32_t old = cur, want = cur + (uint32_t)incr;
 	if (incr > 0) {
-		if (call(LINK_CONSOLE, kind, 8, -1, &m) < 0 || out < kind[1])
+		int r = program_break(want);
+		if (r < 0 || (uint32_t)r < want)
 			goto fail;
 	}
-	cur = kind[1];
+	cur = want;
 	return (void *)(uintptr_t)old;
 fail:
 	errno = ENOMEM;

@@ -162,8 +162,10 @@ static int control(uint32_t from, const struct pm_request *req, int passed, stru
 	return kernel_request(w, 2, NULL, 0, -1, NULL, 0);
 }
 
-/* End notices a creator's full queue refused: tried again on an alarm, so
- * a creator that lets its queue fill for a while still learns. */
+/* End notices a creator's full queue refused, or that found the headers
+ * processes may use taken (E_NOMEM: our own quota, or the node's pool down
+ * to the kernel's reserve): tried again on an alarm, so a creator that lets
+ * its queue fill for a while still learns. */
 #define RETRY_CODE 0x52545259u
 #define MAX_PENDING 16
 static struct { struct kr_exit_notice n; int link; } pending[MAX_PENDING];
@@ -171,7 +173,8 @@ static int npending;
 
 static void tell_creator(int link, const struct kr_exit_notice *n)
 {
-	if (sendmessage(link, n, sizeof *n, -1) == E_QUEUEFULL && npending < MAX_PENDING) {
+	int r = sendmessage(link, n, sizeof *n, -1);
+	if ((r == E_QUEUEFULL || r == E_NOMEM) && npending < MAX_PENDING) {
 		pending[npending].n = *n;
 		pending[npending].link = link;
 		if (npending++ == 0)

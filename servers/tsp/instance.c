@@ -6,7 +6,7 @@
  */
 #include "instance.h"
 
-static uint32_t xorshift32(uint32_t *state)
+uint32_t xorshift32(uint32_t *state)
 {
 	uint32_t x = *state;
 	x ^= x << 13;

@@ -32,6 +32,9 @@ static inline void tsp_set_cost(struct tsp_instance *t, int from, int to, int32_
 	t->cost[from * TSP_MAX_N + to] = c;
 }
 
+/* The generator behind tsp_random_instance (also the hostile guest
+ * suite's, t_storm): the next of a xorshift32 sequence (state != 0). */
+uint32_t xorshift32(uint32_t *state);
 /* A symmetric instance of n cities with costs 1..1000 drawn from `seed`;
  * the same (n, seed) gives the same matrix on every machine. */
 void tsp_random_instance(struct tsp_instance *t, int n, uint32_t seed);

@@ -67,12 +67,36 @@ static int is_notice(const struct message *m, const void *data, int r)
 	return n.kind == KR_NOTIFY;
 }
 
-int gtest_receive(struct message *m)
+/* Node time in ms, for the waits with a limit. */
+static uint64_t now_ms(void)
+{
+	static uint64_t last;
+	uint64_t ns = 0;
+	if (node_time(&ns, NULL) < 0)
+		return ++last;   /* a wedged kernel cannot say: count each try as 1 ms */
+	return last = ns / 1000000u;
+}
+
+/* RECEIVEMESSAGE, or with a limit (ms > 0) ARECEIVEMESSAGE until one
+ * comes or the limit passes (E_WOULDBLOCK). */
+static int receive_within(struct message *m, uint32_t ms)
+{
+	if (!ms)
+		return receivemessage(m);
+	uint64_t until = now_ms() + ms;
+	for (;;) {
+		int r = areceivemessage(m);
+		if (r != E_WOULDBLOCK || now_ms() >= until)
+			return r;
+	}
+}
+
+static int receive_aside(struct message *m, uint32_t ms)
 {
 	static uint8_t data[MSG_MAX];
 	for (;;) {
 		struct message got = message_into(data, sizeof data);
-		int r = receivemessage(&got);
+		int r = receive_within(&got, ms);
 		if (r < 0)
 			return r;
 		if (is_notice(&got, data, r) && nearly < (int)(sizeof early / sizeof early[0])) {
@@ -88,6 +112,16 @@ int gtest_receive(struct message *m)
 		m->from = got.from;
 		return (uint32_t)r > m->buf_len ? E_TRUNC : r;
 	}
+}
+
+int gtest_receive(struct message *m)
+{
+	return receive_aside(m, 0);
+}
+
+int gtest_receive_within(struct message *m, uint32_t ms)
+{
+	return receive_aside(m, ms);
 }
 
 int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t *task, int *child_link)
@@ -117,7 +151,19 @@ int spawn_child_on(uint32_t node, const char *const argv[], int extra, uint32_t 
 }
 
 
+static int wait_notice(uint32_t task, uint32_t ms, struct kr_exit_notice *n);
+
 int wait_child(uint32_t task, struct kr_exit_notice *n)
+{
+	return wait_notice(task, 0, n);
+}
+
+int wait_child_within(uint32_t task, uint32_t ms, struct kr_exit_notice *n)
+{
+	return wait_notice(task, ms ? ms : 1, n);
+}
+
+static int wait_notice(uint32_t task, uint32_t ms, struct kr_exit_notice *n)
 {
 	for (int i = 0; i < nearly; i++) {
 		if (early[i].task == task) {
@@ -126,9 +172,10 @@ int wait_child(uint32_t task, struct kr_exit_notice *n)
 			return 0;
 		}
 	}
+	uint64_t until = now_ms() + ms;
 	for (;;) {
 		struct message m = message_into(n, sizeof *n);
-		int r = receivemessage(&m);
+		int r = receive_within(&m, ms ? (uint32_t)(until > now_ms() ? until - now_ms() : 1) : 0);
 		if (r < 0)
 			return r;
 		if (r != (int)sizeof *n || n->kind != KR_NOTIFY)
@@ -138,4 +185,25 @@ int wait_child(uint32_t task, struct kr_exit_notice *n)
 		if (nearly < (int)(sizeof early / sizeof early[0]))
 			early[nearly++] = *n;
 	}
+}
+
+int gtest_mark(struct gtest_mark *mk)
+{
+	struct kr_kstats k, pm, ns, me;
+	uint32_t node = 0;
+	int r = node_info(&node, NULL);
+	if (r == 0)
+		r = kernel_stats(0, &me);
+	if (r == 0)
+		r = kernel_stats(TASK_OF(node, PM_PID), &pm);
+	if (r == 0)
+		r = kernel_stats(TASK_OF(node, NS_PID), &ns);
+	if (r == 0)
+		r = kernel_stats(0, &k);
+	if (r < 0)
+		return r;
+	mk->headers = k.free_headers + me.queue_len;  /* our own queue drains later */
+	mk->alarms = k.alarms_in_use;
+	mk->pages = k.free_pages + me.pages + pm.pages + ns.pages;
+	return 0;
 }

@@ -39,6 +39,23 @@ int wait_child(uint32_t task, struct kr_exit_notice *n); /* on the notify link *
 /* RECEIVEMESSAGE that keeps end notices aside for wait_child(): the next
  * message that is not one.  Same results as receivemessage(). */
 int gtest_receive(struct message *m);
+/* The same two, giving up after `ms` of node time (E_WOULDBLOCK): for
+ * waits that never end when the kernel under test is wrong. */
+int gtest_receive_within(struct message *m, uint32_t ms);
+int wait_child_within(uint32_t task, uint32_t ms, struct kr_exit_notice *n);
+/* What must come back after a hostile sequence: free message headers,
+ * alarms in use, and the pages that belong to nobody (free pages plus what
+ * this process, the process manager and the name service hold: their
+ * heaps may grow meanwhile, which is no leak).  From KR_KSTATS. */
+struct gtest_mark {
+	uint32_t headers, alarms, pages;
+};
+int gtest_mark(struct gtest_mark *mk);
+#define CHECK_NO_LEAK(before) do { struct gtest_mark _after; \
+	CHECK_EQ(gtest_mark(&_after), 0); \
+	CHECK_EQ(_after.headers, (before)->headers); \
+	CHECK_EQ(_after.alarms, (before)->alarms); \
+	CHECK_EQ(_after.pages, (before)->pages); } while (0)
 #define GTEST_NOTIFY_CODE 0x4e  /* code of gtest_notify_link */
 extern int gtest_notify_link;
 #endif

@@ -116,6 +116,55 @@ static int offer_data(uint32_t rights, uint32_t size)
 	}
 }
 
+/* Grow the heap past what the node (or our page quota) can give, twice,
+ * with a small growth between; then read a page above the break, which
+ * must fault (the process manager reports where).  Returns 0x42 only when
+ * that read found memory: pages a failed growth left mapped. */
+static int brk_fail(void)
+{
+	int brk0 = program_break(0);
+	if (brk0 < 0)
+		return 4;
+	if (program_break((uint32_t)brk0 + (62u << 20)) != E_NOMEM)
+		return 1;
+	program_break((uint32_t)brk0 + 4096);    /* may fail where the failure leaked the node's memory */
+	int b = program_break(0);
+	if (b < 0)
+		return 5;   /* the kernel cannot even answer: a failure leaked its memory */
+	uint32_t brk1 = (uint32_t)b;
+	if (program_break(brk1 + (62u << 20)) != E_NOMEM)
+		return 2;
+	if ((uint32_t)program_break(0) != brk1)
+		return 3;
+	volatile uint32_t *probe = (volatile uint32_t *)(((brk1 + 4095) & ~4095u) + 16 * 4096);
+	sink = (int)*probe;
+	return 0x42;
+}
+
+/* Set `n` 1-ms alarms (waiting while the kernel says E_NOSPACE), never
+ * receiving one, until done or refused otherwise; then CALL the parent with
+ * the count (receiving one message each time a full quota refuses the
+ * CALL) and end when it answers. */
+static int alarm_flood(uint32_t n)
+{
+	uint32_t set = 0;
+	int r = 0;
+	while (set < n && (r = alarm_after(1, set)) != E_NOMEM && r != E_INVAL) {
+		if (r == 0)
+			set++;
+	}
+	uint32_t report[2] = { set, (uint32_t)r }, answer;
+	uint8_t drop[16];
+	for (;;) {
+		struct message m = message_into(&answer, sizeof answer);
+		r = call(PARENT, report, sizeof report, -1, &m);
+		if (r != E_NOMEM)
+			return r < 0 ? 1 : 0;
+		struct message d = message_into(drop, sizeof drop);
+		areceivemessage(&d);
+	}
+}
+
 /* The three faults only a machine's own instructions can cause; the modes
  * keep their x86 names on every machine. */
 #ifdef __arm__
@@ -142,6 +191,37 @@ int main(int argc, char **argv)
 		destroylink(self);
 	if (!strcmp(mode, "exit"))
 		return (int)arg;
+	if (!strcmp(mode, "alarmflood")) /* t_quota: arg 1-ms alarms, never received */
+		return alarm_flood(arg);
+	if (!strcmp(mode, "alarmhold")) { /* t_quota: hour-long alarms until refused, then end */
+		uint32_t n = 0;
+		while (n < 64 && alarm_after(3600000, n) == 0)
+			n++;
+		return sendmessage(PARENT, &n, sizeof n, -1) < 0 ? 1 : 0;
+	}
+	if (!strcmp(mode, "keepreply")) { /* t_quota: hold a CALL's reply link, say where */
+		uint32_t v;
+		struct message m = message_into(&v, sizeof v);
+		if (receivemessage(&m) < 0 || m.reply < 0)
+			return 1;
+		uint32_t slot = (uint32_t)m.reply;
+		if (sendmessage(PARENT, &slot, sizeof slot, -1) < 0)
+			return 2;
+		return receivemessage(&m) < 0 ? 3 : 4;   /* nothing else comes */
+	}
+	if (!strcmp(mode, "fill")) { /* t_quota: after a CALL to the parent is answered, empty
+	                                 messages over link 5 until refused */
+		uint32_t go = 0x22, answer;
+		struct message m = message_into(&answer, sizeof answer);
+		int r = call(PARENT, &go, sizeof go, -1, &m);
+		if (r < 0)
+			return 100;
+		while ((r = sendmessage(5, NULL, 0, -1)) == 0)
+			;
+		return -r;
+	}
+	if (!strcmp(mode, "brkfail")) /* t_quota: failed heap growths, then a probe above the break */
+		return brk_fail();
 	if (!strcmp(mode, "echo"))
 		return echo((int)arg);
 	if (!strcmp(mode, "noreply")) {

@@ -78,7 +78,11 @@ static void receive_into_read_only_text(void)
 	uint32_t v = 1;
 	CHECK_EQ(sendmessage(l, &v, 4, -1), 0);
 	struct message m = message_into((void *)(uintptr_t)receive_into_read_only_text, 4);
-	CHECK_EQ(receivemessage(&m), E_BADADDR); /* consumed, not written */
+	CHECK_EQ(receivemessage(&m), E_BADADDR); /* checked first: nothing taken */
+	uint32_t got = 0;
+	m = message_into(&got, sizeof got);
+	CHECK_EQ(areceivemessage(&m), 4);        /* still queued */
+	CHECK_EQ(got, 1);
 	destroylink(l);
 }
 

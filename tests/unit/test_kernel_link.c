@@ -72,12 +72,28 @@ static void free_clears_and_rejects_twice(void **state)
 static void put_replaces_slot(void **state)
 {
 	(void)state;
-	struct link a = { .task = 1 }, b = { .task = 2 };
-	assert_int_equal(link_put(&t, 2, &a), 2);
-	assert_int_equal(link_put(&t, 2, &b), 2);
+	struct link a = { .task = 1, .rights = LINK_REPLY }, b = { .task = 2 }, old = { .task = 9 };
+	assert_int_equal(link_put(&t, 2, &a, &old), 2);
+	assert_int_equal(old.in_use, 0);               /* the slot was free */
+	assert_int_equal(link_put(&t, 2, &b, &old), 2);
+	assert_int_equal(old.in_use, 1);               /* what it replaced, to answer */
+	assert_int_equal(old.task, 1);
+	assert_int_equal(old.rights, LINK_REPLY);
 	assert_int_equal(link_get(&t, 2)->task, 2);
-	assert_int_equal(link_put(&t, NLINK, &a), E_BADLINK);
-	assert_int_equal(link_put(&t, -1, &a), E_BADLINK);
+	assert_int_equal(link_put(&t, NLINK, &a, NULL), E_BADLINK);
+	assert_int_equal(link_put(&t, -1, &a, NULL), E_BADLINK);
+}
+
+static void free_slot_writes_nothing(void **state)
+{
+	(void)state;
+	struct link a = { .task = 1 };
+	assert_int_equal(link_free_slot(&t, 4), 4);
+	assert_int_equal(link_count(&t), 0);
+	for (int i = 4; i < NLINK; i++)
+		link_alloc(&t, &a, 4);
+	assert_int_equal(link_free_slot(&t, 4), E_NOSPACE);
+	assert_int_equal(link_free_slot(&t, 0), 0);
 }
 
 int main(void)
@@ -88,6 +104,7 @@ int main(void)
 		cmocka_unit_test_setup(get_validates_every_index, setup),
 		cmocka_unit_test_setup(free_clears_and_rejects_twice, setup),
 		cmocka_unit_test_setup(put_replaces_slot, setup),
+		cmocka_unit_test_setup(free_slot_writes_nothing, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
