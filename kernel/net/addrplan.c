@@ -26,7 +26,7 @@ enum net_role net_role_of_mac(const uint8_t mac[6])
 }
 
 uint32_t net_cluster_ip(uint32_t node) { return ipv4(10, 77, 0, node & 0xff); }
-uint32_t net_host_service_ip(void) { return ipv4(10, 0, 2, 100); }
+uint32_t net_host_service_ip(int fwd) { return fwd ? ipv4(10, 0, 2, 100) : ipv4(10, 0, 2, 2); }
 
 uint32_t net_cluster_node(uint32_t ip)
 {

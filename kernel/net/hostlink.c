@@ -79,11 +79,21 @@ static void on_lost(void *owner, const char *why)
 
 static const struct stream_ops hostlink_ops = { on_connected, on_data, on_lost };
 
+/* Whether the service on port is reached through QEMU's guestfwd. */
+static int through_fwd(uint16_t port)
+{
+	for (uint32_t i = 0; i < net_config.nhost; i++)
+		if (net_config.host[i].port == port)
+			return net_config.host[i].fwd;
+	return 0;
+}
+
 static void attempt(struct hostlink *h, uint32_t now)
 {
 	struct netif *nif = net_find_role(NET_ROLE_HOST);
 	h->attempt_start_ms = now;
-	if (stream_connect(&h->stream, ip4_addr_get_u32(netif_ip4_addr(nif)), net_host_service_ip(), h->port) < 0)
+	if (stream_connect(&h->stream, ip4_addr_get_u32(netif_ip4_addr(nif)),
+			   net_host_service_ip(through_fwd(h->port)), h->port) < 0)
 		h->next_attempt_ms = now + RETRY_MS;
 }
 

@@ -1,9 +1,11 @@
 /*
  * kernel/net/hostlink.h - TCP byte streams from the kernel to services on
  * the host (the meter's filter, the controller), through the second
- * network card (QEMU user networking) to 10.0.2.100:PORT, which QEMU's
- * guestfwd turns into 127.0.0.1:PORT on the host.  Services are named in
- * the `host=NAME:PORT,...` key (docs/network.md).
+ * network card (QEMU user networking) to 10.0.2.2:PORT, which QEMU's NAT
+ * turns into 127.0.0.1:PORT on the host without ever blocking on it (or,
+ * for NAME:PORT:fwd, a service QEMU runs a command for, to 10.0.2.100:PORT,
+ * its guestfwd).  Services are named in the `host=NAME:PORT,...` key
+ * (docs/network.md).
  *
  * Semantics follow the peer transport: a link is CONNECTING until the
  * connection is made (bytes sent meanwhile are queued), then UP; it is

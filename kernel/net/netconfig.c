@@ -2,6 +2,7 @@
  * kernel/net/netconfig.c - the network's command-line keys (docs/network.md):
  *   peers=1,2,3,4           node ids of the cluster (1..254)
  *   host=meter:7001,...     host services reachable through the host link
+ *                           (NAME:PORT:fwd: through QEMU's guestfwd)
  *   peertimeout=MS          silence after which a peer is down (default 3000)
  *   peerwait=MS             how long a peer may take to come up (default 20000)
  *   vdown=MS                virtual time: host time a stalled node waits on a
@@ -83,11 +84,15 @@ static int parse_host(struct net_config *cfg, const char *v, uint32_t n, const c
 	struct net_config c = *cfg;
 	c.nhost = 0;
 	for (uint32_t at = 0; at <= n;) {
-		uint32_t len = item_len(v + at, n - at), colon = 0, port;
+		uint32_t len = item_len(v + at, n - at), colon = 0, port, fwd = 0;
 		while (colon < len && v[at + colon] != ':')
 			colon++;
 		if (colon == 0 || colon >= NET_NAME_MAX || colon == len)
-			return *msg = "host: each service is NAME:PORT, NAME 1 to 11 characters", -1;
+			return *msg = "host: each service is NAME:PORT[:fwd], NAME 1 to 11 characters", -1;
+		if (len - colon > 4 && !strncmp(v + at + len - 4, ":fwd", 4)) {
+			fwd = 1;
+			len -= 4;
+		}
 		if (parse_number(v + at + colon + 1, len - colon - 1, 1, 65535, &port) < 0)
 			return *msg = "host: a port is a number from 1 to 65535", -1;
 		if (c.nhost == NET_MAX_HOST_SERVICES)
@@ -95,8 +100,9 @@ static int parse_host(struct net_config *cfg, const char *v, uint32_t n, const c
 		memcpy(c.host[c.nhost].name, v + at, colon);
 		c.host[c.nhost].name[colon] = '\0';
 		c.host[c.nhost].port = (uint16_t)port;
+		c.host[c.nhost].fwd = (uint8_t)fwd;
 		c.nhost++;
-		at += len + 1;
+		at += len + 4 * fwd + 1;
 	}
 	*cfg = c;
 	return 1;

@@ -20,6 +20,7 @@ struct net_config {
 	struct {
 		char name[NET_NAME_MAX];
 		uint16_t port;
+		uint8_t fwd;       /* NAME:PORT:fwd, reached through QEMU's guestfwd */
 	} host[NET_MAX_HOST_SERVICES];
 	uint32_t nhost;
 	uint32_t peer_timeout_ms;  /* peertimeout=: silence before a peer is down */

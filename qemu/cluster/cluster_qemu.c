@@ -46,8 +46,8 @@ int qemu_kernel_cmdline(const struct cluster_node *n, const struct node_launch *
 		if (append(out, size, &used, "%s%d", i ? "," : "", l->spec->nodes[i].id))
 			return -1;
 	for (int i = 0; l->services && i < l->nservices; i++)
-		if (append(out, size, &used, "%s%s:%d", i ? "," : " host=", l->services[i].name,
-			   l->services[i].port))
+		if (append(out, size, &used, "%s%s:%d%s", i ? "," : " host=", l->services[i].name,
+			   l->services[i].port, l->services[i].cmd[0] ? ":fwd" : ""))
 			return -1;
 	if (n->kernel[0] && append(out, size, &used, " %s", n->kernel))
 		return -1;
@@ -134,16 +134,20 @@ static int host_nic(const struct cluster_node *n, const struct node_launch *l,
 {
 	char netdev[4096];
 	size_t used = 0;
-	if (append(netdev, sizeof netdev, &used, "user,id=host,restrict=on"))
+	/* Services with a port are reached through QEMU's NAT (10.0.2.2 is the
+	 * host's 127.0.0.1): QEMU writes to their sockets without blocking, so
+	 * one that stops reading costs the node its TCP window, not QEMU's
+	 * main loop (guestfwd's tcp: chardev writes blocking, which stopped
+	 * the whole node, its cluster card and heartbeats included, while a
+	 * filter was stopped).  Those with a command are guestfwd's. */
+	if (append(netdev, sizeof netdev, &used, "user,id=host"))
 		return -1;
 	for (int i = 0; i < l->nservices; i++) {
 		const struct cluster_service *sv = &l->services[i];
 		char cmd[2 * CLUSTER_COMMAND_MAX];
 		qemu_escape(sv->cmd, cmd, sizeof cmd);
-		if (sv->cmd[0] ? append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-cmd:%s",
-					CLUSTER_HOST_ADDR, sv->port, cmd)
-			       : append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-tcp:127.0.0.1:%d",
-					CLUSTER_HOST_ADDR, sv->port, sv->port))
+		if (sv->cmd[0] && append(netdev, sizeof netdev, &used, ",guestfwd=tcp:%s:%d-cmd:%s",
+					CLUSTER_HOST_ADDR, sv->port, cmd))
 			return -1;
 	}
 	return arg(cmd, "-netdev") || arg(cmd, "%s", netdev) || arg(cmd, "-device") ||

@@ -2,7 +2,8 @@
  * qemu/cluster/cluster_qemu.h - the QEMU command line of one node: machine, kernel
  * command line, serial console (log file plus a socket to type into), the
  * LAN NIC on the switch and, when the cluster has host services, a second
- * NIC that reaches them through guestfwd.
+ * NIC that reaches them through QEMU's NAT (10.0.2.2; a cmd= service through
+ * a guestfwd command at CLUSTER_HOST_ADDR).
  *
  * Kept apart from the code that starts processes so that the exact command
  * line is unit-tested.
@@ -14,7 +15,7 @@
 
 #include "cluster_file.h"
 
-/* The guest address at which host services appear (guestfwd). */
+/* The guest address at which cmd= services appear (guestfwd). */
 #define CLUSTER_HOST_ADDR "10.0.2.100"
 
 struct node_launch {

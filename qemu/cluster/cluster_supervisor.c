@@ -5,7 +5,7 @@
  * Order of `up`: lock the state directory (one cluster per directory),
  * refuse if a cluster runs there or clean a crashed one's leftovers, write
  * the secret, resolve service ports, start the services (they must listen
- * before any QEMU dials them through guestfwd), the switch, then the
+ * before a node dials them), the switch, then the
  * nodes one at a time (each once the one before has its port on the
  * switch); wait for every banner.  Every wait is bounded and also watches for
  * signals and for `up` going away, and any failure stops what was started.
@@ -409,8 +409,8 @@ static int start_service(struct supervisor *s, const struct cluster_service *sv)
 	return r;
 }
 
-/* Services without start= must already listen: QEMU's guestfwd dials
- * them when a node starts and refuses to start otherwise. */
+/* Services without start= must already listen: a node dials them as it
+ * boots (and gives up after peerwait). */
 static int check_external_service(const struct cluster_service *sv)
 {
 	if (net_port_listening(sv->port))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster_test_services.sh - host services: a service with
 # port=0 and a start command gets a free 127.0.0.1 port, runs before the
-# nodes, is recorded in the state, reached by every node's guestfwd and
-# stopped by down; a service nobody started is a clear error (or skipped
+# nodes, is recorded in the state, reached through every node's QEMU NAT
+# (not a guestfwd, whose blocking writes stopped a node whose filter
+# stopped reading: cluster_test_stall.sh) and stopped by down; a service nobody started is a clear error (or skipped
 # with --no-services).
 . "$(dirname "$0")/cluster_lib.sh"
 
@@ -27,13 +28,11 @@ check_that "services: the control hub 'ctl' comes with every cluster ($ctl)" \
 	'[ "${ctl:-0}" -gt 0 ] && [ "$(status_field "$d" ctl 6)" = running ]'
 check "services: the node's kernel gets host=meter:$port,ctl:$ctl" \
 	grep -q -- "-append node=1 peers=1,2 host=meter:$port,ctl:$ctl " <<<"$cmdline"
-check "services: ...and a second NIC forwarding 10.0.2.100:$port to 127.0.0.1:$port" \
-	grep -q -- "guestfwd=tcp:10.0.2.100:$port-tcp:127.0.0.1:$port,guestfwd=tcp:10.0.2.100:$ctl-tcp:127.0.0.1:$ctl -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
+check "services: ...and a second NIC on QEMU's NAT, no guestfwd" \
+	grep -q -- "-netdev user,id=host -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
 pids=$(state_pids "$d")
 "$DPM" cluster down --dir "$d" >/dev/null
 check "services: down stops the service too" cluster_gone "$d" $pids "$filter"
-check "services: the service had one connection per node (QEMU's guestfwd)" \
-	grep -q "summary connections=2 " "$d/meter.service.log"
 
 # --- a service nobody started
 d=$(new_cluster_dir external)

@@ -80,8 +80,19 @@ static void host_services_are_named(void **state)
 	assert_int_equal(cfg.host[0].port, 7001);
 	assert_string_equal(cfg.host[1].name, "ctl");
 	assert_int_equal(cfg.host[1].port, 65535);
+	assert_int_equal(cfg.host[0].fwd + cfg.host[1].fwd, 0);
+	/* a service QEMU runs a command for, reached through its guestfwd */
+	assert_int_equal(parse("host=echo:7001:fwd,meter:7002", &msg), 1);
+	assert_int_equal(cfg.nhost, 2);
+	assert_string_equal(cfg.host[0].name, "echo");
+	assert_int_equal(cfg.host[0].port, 7001);
+	assert_int_equal(cfg.host[0].fwd, 1);
+	assert_int_equal(cfg.host[1].port, 7002);
+	assert_int_equal(cfg.host[1].fwd, 0);
+	assert_int_equal(parse("host=meter:7001,ctl:65535", &msg), 1);
 	const char *bad[] = { "host=7001", "host=meter:", "host=:7001", "host=meter:0", "host=meter:65536",
-			      "host=averyveryverylongname:1", "host=a:1,b:2,c:3,d:4,e:5" };
+			      "host=averyveryverylongname:1", "host=a:1,b:2,c:3,d:4,e:5", "host=a:1:fw",
+			      "host=a:fwd", "host=a::fwd" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		assert_int_equal(parse(bad[i], &msg), -1);
 		assert_int_equal(cfg.nhost, 2);
@@ -168,8 +179,9 @@ static void addresses_follow_the_plan(void **state)
 	net_role_address(NET_ROLE_HOST, 7, &ip, &mask, &gw);
 	assert_memory_equal(b, "\x0a\x00\x02\x0f", 4);            /* 10.0.2.15 */
 	assert_memory_equal(&gw, "\x0a\x00\x02\x02", 4);
-	uint32_t svc = net_host_service_ip();
+	uint32_t svc = net_host_service_ip(1), nat = net_host_service_ip(0);
 	assert_memory_equal(&svc, "\x0a\x00\x02\x64", 4);         /* 10.0.2.100 */
+	assert_memory_equal(&nat, "\x0a\x00\x02\x02", 4);         /* 10.0.2.2 */
 	assert_int_equal(net_cluster_node(net_cluster_ip(9)), 9);
 	assert_int_equal(net_cluster_node(svc), 0);
 	assert_int_equal(net_cluster_node(net_cluster_ip(255)), 0);
