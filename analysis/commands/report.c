@@ -32,6 +32,7 @@ struct ropts {
 	const char *dir, *title, *ref_path;
 	int thesis;
 	int study;
+	int copy_raw;
 	struct report_spec *specs;
 	size_t nspecs;
 };
@@ -39,13 +40,14 @@ struct ropts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: dpm report -o DIR [--title T] [--thesis [REFFILE]] [--study fs|tsp] RUN...\n"
+		"usage: dpm report -o DIR [--title T] [--copy-raw] [--thesis [REFFILE]] [--study fs|tsp] RUN...\n"
 		"\n"
 		"Write DIR/index.html: message statistics, P in the thesis's five\n"
 		"configurations, paths of causality, a timeline and other plots for each\n"
 		"run, a table comparing the runs and each run's P predicted from the other\n"
 		"runs' traces; SVG plots (gnuplot) and diagrams (Graphviz dot) beside it,\n"
-		"with their data, and copies of the inputs in DIR/raw/.\n"
+		"with their data; the inputs are linked where they lie (--copy-raw copies\n"
+		"them into DIR/raw/ with the CSV of each log).\n"
 		"\n"
 		"RUN is NAME=LOG[,key=value...]: LOG a filter log or a trace CSV, NAME of\n"
 		"letters, digits, '_', '-', '.'.  Keys:\n"
@@ -66,6 +68,8 @@ static void usage(FILE *out)
 		"\n"
 		"  -o, --output DIR     the report directory (made if missing)\n"
 		"  --title T            the page's title\n"
+		"  --copy-raw           copy each input into DIR/raw/, a log also as CSV\n"
+		"                       (default: link it where it lies)\n"
 		"  --thesis [REFFILE]   show the thesis's published values beside ours,\n"
 		"                       labelled as reference (default file:\n"
 		"                       analysis/studies/thesis_reference.csv of the source\n"
@@ -148,6 +152,8 @@ static int parse_options(int argc, char **argv, struct ropts *o)
 		} else if (is_option(a, "--title")) {
 			if (!(o->title = value_of(argc, argv, &i, a, "--title")))
 				return cli_usage_error("report", "--title wants a text");
+		} else if (!strcmp(a, "--copy-raw")) {
+			o->copy_raw = 1;
 		} else if (is_option(a, "--thesis")) {
 			thesis_option(o, argc, argv, &i);
 		} else if (is_option(a, "--study")) {
@@ -280,7 +286,7 @@ static int draw_everything(struct report_job *j)
 	char why[600];
 	size_t n = j->o->nspecs;
 	for (size_t i = 0; i < n; i++) {
-		if (report_keep_inputs(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
+		if (report_keep_inputs(&j->runs[i], j->o->dir, j->o->copy_raw, why, sizeof why) < 0 ||
 		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools,
 				 j->plots[i], why, sizeof why) < 0 ||
 		    (j->runs[i].have_causality &&
@@ -367,6 +373,7 @@ int report_main(int argc, char **argv)
 	struct report_job j = { .o = &o };
 	j.ro.dir = o.dir;
 	j.ro.title = o.title;
+	j.ro.copy_raw = o.copy_raw;
 	j.tools.dir = o.dir;
 	if (!o.title)
 		default_title(&j);

@@ -106,7 +106,7 @@ static void path_table(FILE *f, const struct report_run *r, size_t k)
 	html_table_end(f);
 	if (c->npath > PATH_ROWS)
 		html_para(f, NULL, "... %zu more stretches: 'dpm parallel --all --path-steps 0 %s' "
-			  "lists them all.", c->npath - PATH_ROWS, r->raw_file);
+			  "lists them all.", c->npath - PATH_ROWS, r->spec->log);
 	fputs("</details>\n", f);
 }
 

@@ -403,7 +403,7 @@ static void page_numbers_equal_the_library(void **state)
 	const char *dir = out_dir("page");
 	char run[600];
 	snprintf(run, sizeof run, "G=%s,requestors=1.1+1.2+1.3", trace);
-	const char *args[] = { "-o", dir, run, NULL };
+	const char *args[] = { "-o", dir, "--copy-raw", run, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.err, placeholder_line(trace)); /* the library's default, said */
@@ -438,7 +438,7 @@ static void page_numbers_equal_the_library(void **state)
 	char again[700], kept[600];
 	snprintf(kept, sizeof kept, "%s/raw/G.csv", dir);
 	snprintf(again, sizeof again, "G=%s", kept);
-	r = report((const char *[]){ "-o", dir, again, NULL });
+	r = report((const char *[]){ "-o", dir, "--copy-raw", again, NULL });
 	assert_int_equal(r.rc, 0);
 	char *original = tf_read_file(trace), *copy = tf_read_file(kept);
 	assert_string_equal(original, copy);
@@ -630,7 +630,7 @@ static void log_input_is_kept_with_its_csv(void **state)
 	const char *dir = out_dir("logrun");
 	char run[600], err[512];
 	snprintf(run, sizeof run, "L=%s", log);
-	const char *args[] = { "-o", dir, run, NULL };
+	const char *args[] = { "-o", dir, "--copy-raw", run, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	char kept[600], csv[600], want_path[600];
@@ -653,6 +653,40 @@ static void log_input_is_kept_with_its_csv(void **state)
 	free(orig);
 	free(copy);
 	free(got);
+	result_free(&r);
+}
+
+/* By default the input is linked where it lies, relative to DIR, and
+ * nothing is copied (a real run's logs are tens of megabytes). */
+static void input_is_linked_not_copied(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("linked.csv", 20, 1, "3.1");
+	const char *dir = out_dir("linked");
+	char run[600], href[700], target[1400];
+	snprintf(run, sizeof run, "G=%s", trace);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_false(exists(dir, "raw"));
+	char *page = page_of(dir);
+	/* the link's target, taken relative to DIR, is the input itself */
+	const char *at = strstr(page, "<table id=\"raw\"");
+	assert_non_null(at);
+	at = strstr(at, "<a href=\"");
+	assert_non_null(at);
+	at += strlen("<a href=\"");
+	size_t n = strcspn(at, "\"");
+	assert_true(n < sizeof href);
+	memcpy(href, at, n);
+	href[n] = '\0';
+	assert_true(href[0] != '/');
+	snprintf(target, sizeof target, "%s/%s", dir, href);
+	char *original = tf_read_file(trace), *linked = tf_read_file(target);
+	assert_non_null(linked);
+	assert_string_equal(original, linked);
+	free(original);
+	free(linked);
+	free(page);
 	result_free(&r);
 }
 
@@ -1338,6 +1372,7 @@ int main(void)
 		cmocka_unit_test(cross_prediction_by_node_pid),
 		cmocka_unit_test(cross_prediction_on_the_page),
 		cmocka_unit_test(log_input_is_kept_with_its_csv),
+		cmocka_unit_test(input_is_linked_not_copied),
 		cmocka_unit_test(missing_tools_still_make_the_page),
 		cmocka_unit_test(failing_tool_exits_1),
 		cmocka_unit_test(nothing_to_plot),
