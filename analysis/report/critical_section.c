@@ -7,15 +7,43 @@
  */
 #include "sections.h"
 
+#include <stdlib.h>
+
 #include "analysis/model/cli.h"
 #include "html.h"
 #include "page_parts.h"
 
-void report_critical_shares(FILE *f, const struct report_run *r, int top)
+const char *report_state_label(int state)
+{
+	static const char *const label[CS_COUNT] = {
+		[CS_RUNNING] = "CPU (running)",
+		[CS_READY] = "waiting for a processor (ready)",
+		[CS_FLIGHT] = "messages in flight",
+		[CS_QUEUED] = "queued at a receiver",
+		[CS_BLOCKED_RECEIVE] = "blocked in RECEIVE",
+		[CS_BLOCKED_CALL] = "blocked on a CALL",
+		[CS_EXTERNAL] = "disk and other external waits",
+		[CS_KERNEL] = "kernel work",
+	};
+	return state >= 0 && state < CS_COUNT ? label[state] : "?";
+}
+
+const char *report_state_color(int state)
+{
+	static const char *const color[CS_COUNT] = {
+		[CS_RUNNING] = "#2f9e44",        [CS_READY] = "#f59f00",
+		[CS_FLIGHT] = "#1c7ed6",         [CS_QUEUED] = "#ae3ec9",
+		[CS_BLOCKED_RECEIVE] = "#ced4da", [CS_BLOCKED_CALL] = "#91a7ff",
+		[CS_EXTERNAL] = "#e03131",       [CS_KERNEL] = "#495057",
+	};
+	return state >= 0 && state < CS_COUNT ? color[state] : "#000";
+}
+
+void report_critical_shares_from(FILE *f, const struct report_run *r, int skip, int top)
 {
 	const struct critical_result *c = &r->crit;
 	int used[CS_COUNT] = { 0 };
-	for (int n = 0; n < top; n++) {
+	for (int n = 0; n < skip + top; n++) {
 		int best = -1;
 		for (int i = 0; i < CS_COUNT; i++)
 			if (!used[i] && c->job.ns[i] && (best < 0 || c->job.ns[i] > c->job.ns[best]))
@@ -23,26 +51,41 @@ void report_critical_shares(FILE *f, const struct report_run *r, int top)
 		if (best < 0)
 			break;
 		used[best] = 1;
-		html_text(f, "%s%.1f%% %s", n ? ", " : "",
+		if (n < skip)
+			continue;
+		html_text(f, "%s%.1f%% %s", n > skip ? ", " : "",
 			  c->length ? 100.0 * (double)c->job.ns[best] / (double)c->length : 0.0,
-			  cstate_name[best]);
+			  report_state_label(best));
 	}
+}
+
+void report_critical_shares(FILE *f, const struct report_run *r, int top)
+{
+	report_critical_shares_from(f, r, 0, top);
 }
 
 static void states_table(FILE *f, const struct report_run *r)
 {
 	const struct critical_result *c = &r->crit;
-	report_table_begin(f, r, "critical-states", "The critical path's length in states",
-			   "state|#on the path|#% of the path");
-	for (int i = 0; i < CS_COUNT; i++) {
+	report_table_begin(f, r, "critical-states", "The critical path's length in states, the most first",
+			   "state|what it is|#on the path|#% of the path");
+	double key[CS_COUNT];
+	size_t order[CS_COUNT];
+	for (int i = 0; i < CS_COUNT; i++)
+		key[i] = (double)c->job.ns[i];
+	size_t kept = report_rank(key, CS_COUNT, order);
+	for (size_t k = 0; k < kept; k++) {
+		size_t i = order[k];
 		html_row_begin(f);
 		html_cell(f, "%s", cstate_name[i]);
+		html_cell(f, "%s", report_state_label((int)i));
 		html_cell_ns(f, (double)c->job.ns[i]);
 		html_cell_real(f, "%.1f", c->length ? 100.0 * (double)c->job.ns[i] / (double)c->length
 						     : 0.0);
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, CS_COUNT - kept, "states with no time on the path");
 }
 
 static void heads(char *buf, size_t len, const char *first)
@@ -64,17 +107,27 @@ static void process_table(FILE *f, const struct report_run *r)
 	const struct critical_result *c = &r->crit;
 	char h[512];
 	heads(h, sizeof h, "process");
-	report_table_begin(f, r, "critical-processes", "The critical path by process (a message's "
-			   "flight is its receiver's)", h);
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
-		if (!cstates_total(&c->proc[p].path))
-			continue;
+	report_table_begin(f, r, "critical-processes", "The critical path by process, the longest "
+			   "share first (a message's flight is its receiver's)", h);
+	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
+	double *key = malloc((n + 1) * sizeof *key);
+	size_t kept = 0;
+	if (order && key) {
+		for (uint32_t p = 0; p < n; p++)
+			key[p] = (double)cstates_total(&c->proc[p].path);
+		kept = report_rank(key, n, order);
+	}
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
 		states_cells(f, &c->proc[p].path);
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, n - kept, "processes not on the path");
+	free(order);
+	free(key);
 }
 
 static void server_table(FILE *f, const struct report_run *r)
@@ -82,11 +135,18 @@ static void server_table(FILE *f, const struct report_run *r)
 	const struct critical_result *c = &r->crit;
 	char h[512];
 	heads(h, sizeof h, "server|#requests|#mean response");
-	report_table_begin(f, r, "critical-servers", "Requests (CALLs) by the server called: "
-			   "their response times in states, summed", h);
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
-		if (!c->server[p].count)
-			continue;
+	report_table_begin(f, r, "critical-servers", "Requests (CALLs) by the server called, the "
+			   "most total response time first: their response times in states, summed", h);
+	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
+	double *key = malloc((n + 1) * sizeof *key);
+	size_t kept = 0;
+	if (order && key) {
+		for (uint32_t p = 0; p < n; p++)
+			key[p] = c->server[p].count ? (double)c->server[p].response + 1e-9 : 0;
+		kept = report_rank(key, n, order);
+	}
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
 		html_cell_u64(f, c->server[p].count);
@@ -95,6 +155,8 @@ static void server_table(FILE *f, const struct report_run *r)
 		html_row_end(f);
 	}
 	html_table_end(f);
+	free(order);
+	free(key);
 }
 
 void report_section_critical(FILE *f, const struct report_page_data *d, size_t i)

@@ -24,4 +24,10 @@ void report_ref_cell(FILE *f, const struct report_refval *v, const char *fmt);
 void report_panels(FILE *f, const struct report_page_data *d, enum report_place place,
 		   size_t run);
 
+/* Rows ranked by key, greatest first (ties in index order), rows whose
+ * key is 0 (or less) left out: their indices into order; how many kept. */
+size_t report_rank(const double *key, size_t n, size_t *order);
+/* "N WHAT left out." under a table, when n > 0. */
+void report_left_out(FILE *f, size_t n, const char *what);
+
 #endif

@@ -23,6 +23,13 @@ void report_section_critical(FILE *f, const struct report_page_data *d, size_t i
 /* "95.1% external, 2.2% in_flight, ...": the largest states of run r's
  * critical path, for the summary (critical_section.c). */
 void report_critical_shares(FILE *f, const struct report_run *r, int top);
+/* The same, leaving out the `skip` largest. */
+void report_critical_shares_from(FILE *f, const struct report_run *r, int skip, int top);
+/* Its colour in the bars and timelines ("#2f9e44"). */
+const char *report_state_color(int state);
+/* A state of the critical path for people: "CPU (running)", "messages in
+ * flight", ... (critical_section.c). */
+const char *report_state_label(int state);
 void report_section_cross(FILE *f, const struct report_page_data *d);
 void report_section_raw(FILE *f, const struct report_page_data *d);
 

@@ -6,6 +6,8 @@
  */
 #include "sections.h"
 
+#include <stdlib.h>
+
 #include "html.h"
 #include "page_parts.h"
 
@@ -38,9 +40,25 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 	snprintf(heads, sizeof heads, "process|#machine|#events|#%%CPU|#sent|#bytes sent|#%%msgs|"
 		 "#%%bytes|#received|#bytes received|#local|#remote|#msgs/s%s%s",
 		 ref_column ? "|#" : "", ref_column ? refs->ref_head[REF_CPU_PCT] : "");
-	report_table_begin(f, r, "processes", "Per process: CPU, messages and bytes sent and received "
-			 "(%CPU of all processes' CPU; %msgs and %bytes of all sent)", heads);
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
+	report_table_begin(f, r, "processes", "Per process, busiest first: CPU, messages and bytes sent "
+			 "and received (%CPU of all processes' CPU; %msgs and %bytes of all sent)", heads);
+	/* busiest first; a process with neither events nor messages is left out */
+	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
+	double *key = malloc((n + 1) * sizeof *key);
+	if (!order || !key) {
+		free(order);
+		free(key);
+		html_table_end(f);
+		return;
+	}
+	for (uint32_t p = 0; p < n; p++) {
+		const struct proc_stats *ps = &s->p[p];
+		uint64_t msgs = ps->m.sent + ps->m.recv;
+		key[p] = ps->events || msgs ? (double)ps->cpu + 1e-3 * (double)msgs + 1e-9 : 0;
+	}
+	size_t kept = report_rank(key, n, order);
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
 		const struct proc_stats *ps = &s->p[p];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
@@ -63,20 +81,33 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, n - kept, "processes with no events and no messages");
+	free(order);
+	free(key);
 }
 
 static void destinations_table(FILE *f, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	report_table_begin(f, r, "destinations", "Messages by sender and destination (thesis "
-			   "Fig. 5.12: the shares are of the sender's own messages and bytes)",
+	report_table_begin(f, r, "destinations", "Messages by sender and destination, the most "
+			   "first (thesis Fig. 5.12: the shares are of the sender's own messages and "
+			   "bytes)",
 			   "from|to|#sent|#% of sender's msgs|#bytes|#% of sender's bytes|where|"
 			   "#mean size|#received");
-	for (uint32_t from = 0; from < r->tr.nproc; from++)
-		for (size_t i = 0; i < s->npairs; i++) {
-			const struct pair_stats *ps = &s->pair[i];
-			if (ps->src != from)
-				continue;
+	size_t *order = malloc((s->npairs + 1) * sizeof *order);
+	double *key = malloc((s->npairs + 1) * sizeof *key);
+	if (!order || !key) {
+		free(order);
+		free(key);
+		html_table_end(f);
+		return;
+	}
+	for (size_t i = 0; i < s->npairs; i++)
+		key[i] = (double)s->pair[i].m.sent + 1e-6 * (double)s->pair[i].m.recv;
+	size_t kept = report_rank(key, s->npairs, order);
+	for (size_t k = 0; k < kept; k++) {
+			const struct pair_stats *ps = &s->pair[order[k]];
+			uint32_t from = ps->src;
 			html_row_begin(f);
 			html_cell(f, "%s", report_process(r, ps->src));
 			html_cell(f, "%s", report_process(r, ps->dst));
@@ -89,20 +120,38 @@ static void destinations_table(FILE *f, const struct report_run *r)
 			html_cell_real(f, "%.1f", mean((double)ps->m.sent_bytes, ps->m.sent));
 			html_cell_u64(f, ps->m.recv);
 			html_row_end(f);
-		}
+	}
 	html_table_end(f);
+	report_left_out(f, s->npairs - kept, "pairs with no messages");
+	free(order);
+	free(key);
 }
 
 static void queues_table(FILE *f, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	report_table_begin(f, r, "queues", "Message queues of the receivers (wait: QUEUED to RECEIVE "
-			 "of the same message, on the receiver's clock)",
+	report_table_begin(f, r, "queues", "Message queues of the receivers, the longest total wait "
+			 "first (wait: QUEUED to RECEIVE of the same message, on the receiver's clock)",
 			 "process|#max length|#mean length|#waits|#min wait|#mean wait|#max wait");
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
+	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
+	double *key = malloc((n + 1) * sizeof *key);
+	if (!order || !key) {
+		free(order);
+		free(key);
+		html_table_end(f);
+		return;
+	}
+	size_t any = 0;
+	for (uint32_t p = 0; p < n; p++) {
 		const struct proc_stats *ps = &s->p[p];
-		if (!ps->q_samples && !ps->w.n)
-			continue;
+		any += ps->q_samples || ps->w.n;
+		/* the longest total wait first, then the longest queue */
+		key[p] = ps->w.sum + 1e-3 * (double)ps->q_max;
+	}
+	size_t kept = report_rank(key, n, order);
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
+		const struct proc_stats *ps = &s->p[p];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
 		html_cell_u64(f, ps->q_max);
@@ -114,6 +163,9 @@ static void queues_table(FILE *f, const struct report_run *r)
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, any - kept, "receivers whose messages never waited");
+	free(order);
+	free(key);
 }
 
 static void sizes_table(FILE *f, const struct report_run *r)

@@ -776,9 +776,77 @@ static void the_table_beside_the_log_is_used(void **state)
 	assert_non_null(strstr(page, "Recorded in virtual time, it took 1 ns from its first to its "
 				     "last event; t_max with CPU contention predicts 50 ns (+4900.0%)."));
 	/* and where the time went: the message's 1 ns between the nodes */
-	assert_non_null(strstr(page, "Where the time went (its critical path): 100.0% in_flight."));
+	assert_non_null(strstr(page, "Where the time went (its critical path): 100.0% messages in flight."));
 	assert_non_null(strstr(page, "its critical path (dpm critical"));
 	assert_non_null(strstr(page, "<table id=\"B-critical-states\""));
+	free(page);
+	result_free(&r);
+	unlink(table);
+}
+
+/* Whether column head of table id never grows from row to row; how many rows. */
+static int never_grows(const char *page, const char *id, const char *head)
+{
+	static struct page_cell col[512];
+	int n = page_column(page, id, head, col, 512);
+	assert_true(n > 0);
+	for (int i = 1; i < n; i++)
+		if (col[i].value > col[i - 1].value)
+			fail_msg("%s: %s grows at row %d (%g after %g)", id, head, i + 1, col[i].value,
+				 col[i - 1].value);
+	return n;
+}
+
+/* The page opens with the answer: a row per run naming the biggest state
+ * of its critical path (the first row of its states table, which is
+ * ranked), before any run's details; the details are ranked, and rows of
+ * nothing are left out and counted.  On the recorded TSP run of
+ * tests/export (2 nodes), with a table that puts it on one clock. */
+static void answer_first_and_tables_ranked(void **state)
+{
+	(void)state;
+	/* the fixture, found from this file's own path (tests/unit/..) */
+	char log[600], table[600], run[1300];
+	snprintf(log, sizeof log, "%.*sexport/tsp-2nodes.log",
+		 (int)(strlen(__FILE__) - strlen("unit/test_report.c")), __FILE__);
+	snprintf(table, sizeof table, "%s", path_of("tsp2.mtime"));
+	tf_write_file(table, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,5000,50000\n");
+	const char *dir = out_dir("answer");
+	snprintf(run, sizeof run, "T=%s,mtime=%s", log, table);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	char why[256];
+	if (page_check(page, why, sizeof why) < 0)
+		fail_msg("the page is not well-formed: %s", why);
+	/* the answer comes first, one row, the biggest state named */
+	const char *answer = strstr(page, "<table id=\"answer\"");
+	assert_non_null(answer);
+	assert_true(answer < strstr(page, "id=\"T-stats\""));
+	assert_int_equal(page_rows(page, "answer"), 1);
+	struct page_cell first[8], where, limit;
+	assert_int_equal(never_grows(page, "T-critical-states", "on the path") > 0, 1);
+	assert_true(page_column(page, "T-critical-states", "what it is", first, 8) > 0);
+	assert_int_equal(page_cell(page, "answer", "run", "T", "where its time went", &where), 0);
+	assert_non_null(strstr(where.text, first[0].text));
+	assert_int_equal(page_cell(page, "answer", "run", "T", "what limits P", &limit), 0);
+	assert_true(strlen(limit.text) > 10);
+	/* ranked details */
+	int shown = never_grows(page, "T-processes", "%CPU");
+	never_grows(page, "T-destinations", "sent");
+	never_grows(page, "T-tproc", "t_proc");
+	never_grows(page, "T-critical-processes", "total");
+	/* the processes left out are counted: shown + left out = all */
+	const char *para = strstr(page, "id=\"T-stats\"");
+	size_t all = 0, left = 0;
+	assert_int_equal(sscanf(strstr(para, "events, ") + 8, "%zu processes", &all), 1);
+	const char *line = strstr(page, "processes with no events and no messages left out.");
+	if (line) {
+		while (line > page && line[-1] != '>')
+			line--;
+		assert_int_equal(sscanf(line, "%zu", &left), 1);
+	}
+	assert_int_equal((size_t)shown + left, all);
 	free(page);
 	result_free(&r);
 	unlink(table);
@@ -1377,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(failing_tool_exits_1),
 		cmocka_unit_test(nothing_to_plot),
 		cmocka_unit_test(the_table_beside_the_log_is_used),
+		cmocka_unit_test(answer_first_and_tables_ranked),
 		cmocka_unit_test(fs_completion_on_one_clock),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
