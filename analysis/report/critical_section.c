@@ -109,10 +109,9 @@ static void process_table(FILE *f, const struct report_run *r)
 	heads(h, sizeof h, "process");
 	report_table_begin(f, r, "critical-processes", "The critical path by process, the longest "
 			   "share first (a message's flight is its receiver's)", h);
-	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
-	double *key = malloc((n + 1) * sizeof *key);
-	size_t kept = 0;
-	if (order && key) {
+	size_t n = r->tr.nproc, *order = NULL, kept = 0;
+	double *key = report_rank_alloc(n, &order);
+	if (key) {
 		for (uint32_t p = 0; p < n; p++)
 			key[p] = (double)cstates_total(&c->proc[p].path);
 		kept = report_rank(key, n, order);
@@ -137,10 +136,9 @@ static void server_table(FILE *f, const struct report_run *r)
 	heads(h, sizeof h, "server|#requests|#mean response");
 	report_table_begin(f, r, "critical-servers", "Requests (CALLs) by the server called, the "
 			   "most total response time first: their response times in states, summed", h);
-	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
-	double *key = malloc((n + 1) * sizeof *key);
-	size_t kept = 0;
-	if (order && key) {
+	size_t n = r->tr.nproc, *order = NULL, kept = 0;
+	double *key = report_rank_alloc(n, &order);
+	if (key) {
 		for (uint32_t p = 0; p < n; p++)
 			key[p] = c->server[p].count ? (double)c->server[p].response + 1e-9 : 0;
 		kept = report_rank(key, n, order);

@@ -57,6 +57,28 @@ static int by_key_desc(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+double *report_rank_alloc(size_t n, size_t **order)
+{
+	double *key = calloc(n + 1, sizeof *key);
+	*order = calloc(n + 1, sizeof **order);
+	if (!key || !*order) {
+		free(key);
+		free(*order);
+		*order = NULL;
+		return NULL;
+	}
+	return key;
+}
+
+void report_run_link_cell(FILE *f, const struct report_run *r)
+{
+	fputs("<td><a href=\"#", f);
+	html_escape(f, r->spec->name);
+	fputs("\">", f);
+	html_escape(f, r->spec->name);
+	fputs("</a></td>", f);
+}
+
 size_t report_rank(const double *key, size_t n, size_t *order)
 {
 	size_t kept = 0;

@@ -50,11 +50,9 @@ static void process_table(FILE *f, const struct report_run *r)
 			 "share of T, and the CPU it adds to the maximum path of the measured "
 			 "configuration",
 			 "process|#machine|#events|#t_proc|#% of T|#on the measured path");
-	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
-	double *key = malloc((n + 1) * sizeof *key);
-	if (!order || !key) {
-		free(order);
-		free(key);
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
 		html_table_end(f);
 		return;
 	}

@@ -43,11 +43,9 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 	report_table_begin(f, r, "processes", "Per process, busiest first: CPU, messages and bytes sent "
 			 "and received (%CPU of all processes' CPU; %msgs and %bytes of all sent)", heads);
 	/* busiest first; a process with neither events nor messages is left out */
-	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
-	double *key = malloc((n + 1) * sizeof *key);
-	if (!order || !key) {
-		free(order);
-		free(key);
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
 		html_table_end(f);
 		return;
 	}
@@ -94,11 +92,9 @@ static void destinations_table(FILE *f, const struct report_run *r)
 			   "bytes)",
 			   "from|to|#sent|#% of sender's msgs|#bytes|#% of sender's bytes|where|"
 			   "#mean size|#received");
-	size_t *order = malloc((s->npairs + 1) * sizeof *order);
-	double *key = malloc((s->npairs + 1) * sizeof *key);
-	if (!order || !key) {
-		free(order);
-		free(key);
+	size_t *order;
+	double *key = report_rank_alloc(s->npairs, &order);
+	if (!key) {
 		html_table_end(f);
 		return;
 	}
@@ -133,11 +129,9 @@ static void queues_table(FILE *f, const struct report_run *r)
 	report_table_begin(f, r, "queues", "Message queues of the receivers, the longest total wait "
 			 "first (wait: QUEUED to RECEIVE of the same message, on the receiver's clock)",
 			 "process|#max length|#mean length|#waits|#min wait|#mean wait|#max wait");
-	size_t n = r->tr.nproc, *order = malloc((n + 1) * sizeof *order);
-	double *key = malloc((n + 1) * sizeof *key);
-	if (!order || !key) {
-		free(order);
-		free(key);
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
 		html_table_end(f);
 		return;
 	}

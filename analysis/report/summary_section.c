@@ -63,14 +63,9 @@ static void states_bar(FILE *f, const struct critical_result *c)
 
 static void answer_row(FILE *f, const struct report_run *r)
 {
-	char a[32];
 	uint32_t busiest = report_busiest(r);
 	html_row_begin(f);
-	fputs("<td><a href=\"#", f);
-	html_escape(f, r->spec->name);
-	fputs("\">", f);
-	html_escape(f, r->spec->name);
-	fputs("</a></td>", f);
+	report_run_link_cell(f, r);
 	html_cell(f, "%zu processes, %zu machines, %llu messages%s%s",
 		  r->tr.nproc - r->g.untraced, (size_t)r->cfg[CFG_MEASURED].r.M,
 		  (unsigned long long)r->st.total.sent, busiest != NO_PROC ? "; busiest " : "",
@@ -102,7 +97,6 @@ static void answer_row(FILE *f, const struct report_run *r)
 		fputs("</td>", f);
 	}
 	html_row_end(f);
-	(void)a;
 }
 
 /* The answer, one row a run, on one screen. */
@@ -169,11 +163,7 @@ static void summary_table(FILE *f, const struct report_page_data *d)
 	for (size_t i = 0; i < d->nruns; i++) {
 		const struct report_run *r = &d->runs[i];
 		html_row_begin(f);
-		fputs("<td><a href=\"#", f);
-		html_escape(f, r->spec->name);
-		fputs("\">", f);
-		html_escape(f, r->spec->name);
-		fputs("</a></td>", f);
+	report_run_link_cell(f, r);
 		html_cell_u64(f, r->tr.nev);
 		html_cell_u64(f, r->tr.nproc - r->g.untraced);
 		html_cell_u64(f, r->st.total.sent);
