@@ -24,6 +24,7 @@
 
 #include "analysis/model/cli.h"
 #include "analysis/report/inputs.h"
+#include "analysis/report/overview.h"
 #include "analysis/report/page.h"
 #include "analysis/studies/studies.h"
 #include "analysis/studies/thesis.h"
@@ -289,6 +290,7 @@ static int draw_everything(struct report_job *j)
 		if (report_keep_inputs(&j->runs[i], j->o->dir, j->o->copy_raw, why, sizeof why) < 0 ||
 		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools,
 				 j->plots[i], why, sizeof why) < 0 ||
+		    report_overview(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
 		    (j->runs[i].have_causality &&
 		     report_diagram(&j->runs[i], &j->tools, &j->diagrams[i], why, sizeof why) < 0))
 			return fail(EXIT_FAILED, "run '%s': %s", j->runs[i].spec->name, why);

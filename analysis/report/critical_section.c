@@ -39,6 +39,18 @@ const char *report_state_color(int state)
 	return state >= 0 && state < CS_COUNT ? color[state] : "#000";
 }
 
+void report_state_legend(FILE *f)
+{
+	fputs("<p class=\"legend\">", f);
+	for (int i = 0; i < CS_COUNT; i++) {
+		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" "
+			   "fill=\"%s\"/></svg> ", report_state_color(i));
+		html_escape(f, report_state_label(i));
+		fputs("</span> ", f);
+	}
+	fputs("</p>\n", f);
+}
+
 void report_critical_shares_from(FILE *f, const struct report_run *r, int skip, int top)
 {
 	const struct critical_result *c = &r->crit;

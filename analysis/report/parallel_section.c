@@ -160,5 +160,4 @@ void report_section_parallel(FILE *f, const struct report_page_data *d, size_t i
 	process_table(f, r);
 	for (size_t k = 0; k < CONFIGS_THESIS; k++)
 		path_table(f, r, k);
-	report_figure_html(f, &d->plots[i][PLOT_TIMELINE]);
 }

@@ -110,14 +110,7 @@ static void answer_table(FILE *f, const struct report_page_data *d)
 	for (size_t i = 0; i < d->nruns; i++)
 		answer_row(f, &d->runs[i]);
 	html_table_end(f);
-	fputs("<p class=\"legend\">", f);
-	for (int i = 0; i < CS_COUNT; i++) {
-		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" "
-			   "fill=\"%s\"/></svg> ", report_state_color(i));
-		html_escape(f, report_state_label(i));
-		fputs("</span> ", f);
-	}
-	fputs("</p>\n", f);
+	report_state_legend(f);
 }
 
 static void key_figures(FILE *f, const struct report_run *r)

@@ -847,6 +847,42 @@ static void answer_first_and_tables_ranked(void **state)
 		assert_int_equal(sscanf(line, "%zu", &left), 1);
 	}
 	assert_int_equal((size_t)shown + left, all);
+	/* the timelines: the whole run (as long as the critical section says it
+	 * took), its messages drawn as the caption counts them, small files */
+	char took[64], whole[64];
+	const char *at = strstr(page, "The run took ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "The run took %63[^f]from", took), 1);
+	at = strstr(page, "The whole run, ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "The whole run, %63[^,],", whole), 1);
+	took[strlen(took) - 1] = '\0';
+	assert_string_equal(took, whole);
+	size_t drawn = 0, messages = 0, zoomed = 0;
+	at = strstr(at, "SEND to RECEIVE, ");
+	assert_non_null(at);
+	if (sscanf(at, "SEND to RECEIVE, all %zu drawn", &messages) == 1)
+		drawn = messages;
+	else
+		assert_int_equal(sscanf(at, "SEND to RECEIVE, one message in %*u drawn (%zu of %zu)",
+					&drawn, &messages), 2);
+	assert_true(messages > 100);
+	at = strstr(page, "every message sent in the window (");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "every message sent in the window (%zu)", &zoomed), 1);
+	assert_true(zoomed > 0);
+	char svg[700];
+	snprintf(svg, sizeof svg, "%s/T-overview.svg", dir);
+	char *picture = tf_read_file(svg);
+	assert_non_null(picture);
+	assert_true(strlen(picture) < 200000);
+	assert_int_equal(page_count(picture, "<line ") - 5, drawn); /* 5 ticks */
+	free(picture);
+	snprintf(svg, sizeof svg, "%s/T-zoom.svg", dir);
+	picture = tf_read_file(svg);
+	assert_non_null(picture);
+	assert_int_equal(page_count(picture, "<line ") - 5, zoomed);
+	free(picture);
 	free(page);
 	result_free(&r);
 	unlink(table);
