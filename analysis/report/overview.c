@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "analysis/model/cli.h"
+#include "html.h"
 #include "sections.h"
 #include "timeline.h"
 
@@ -38,18 +39,6 @@
 #define PLOT_W 800
 #define MAX_LINES 400
 #define ZOOM_MESSAGES 150
-
-static void xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-}
 
 /* Add [a, b) of state st into the lane's columns over [t0, t1). */
 static void add_span(double *col, double t0, double t1, double a, double b, int st)
@@ -156,7 +145,7 @@ static size_t draw(FILE *f, const struct report_run *r, double t0, double t1, si
 		double y = (double)(l * LANE_H);
 		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">",
 			LABEL_W - 4, y + LANE_H - 2);
-		xml_escape(f, report_process(r, p));
+		html_escape(f, report_process(r, p));
 		fputs("</text>", f);
 		fill_lane(n, p, t0, t1, col);
 		int cur = -1;
