@@ -288,7 +288,7 @@ static int draw_everything(struct report_job *j)
 	size_t n = j->o->nspecs;
 	for (size_t i = 0; i < n; i++) {
 		if (report_keep_inputs(&j->runs[i], j->o->dir, j->o->copy_raw, why, sizeof why) < 0 ||
-		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools,
+		    report_plots(&j->runs[i], report_refs_for(j->ro.ext, j->ro.next, &j->runs[i]), &j->tools,
 				 j->plots[i], why, sizeof why) < 0 ||
 		    report_overview(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
 		    (j->runs[i].have_causality &&

@@ -16,7 +16,7 @@
 
 static void p_table(FILE *f, const struct report_page_data *d, const struct report_run *r)
 {
-	const struct report_extension *refs = report_refs(d->o->ext, d->o->next);
+	const struct report_extension *refs = report_refs_for(d->o->ext, d->o->next, r);
 	char heads[512];
 	snprintf(heads, sizeof heads, "configuration|mode|#machines M|#T|#t_max|#P|#utilisation|"
 		 "#path stretches|#path messages%s%s", refs ? "|#" : "",

@@ -34,7 +34,7 @@ static int any_ref_cpu(const struct report_extension *refs, const struct report_
 static void processes_table(FILE *f, const struct report_page_data *d, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	const struct report_extension *refs = report_refs(d->o->ext, d->o->next);
+	const struct report_extension *refs = report_refs_for(d->o->ext, d->o->next, r);
 	int ref_column = any_ref_cpu(refs, r);
 	char heads[512];
 	snprintf(heads, sizeof heads, "process|#machine|#events|#%%CPU|#sent|#bytes sent|#%%msgs|"

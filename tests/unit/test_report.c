@@ -589,11 +589,16 @@ static void cross_prediction_on_the_page(void **state)
 	const char *x, *y;
 	char a[600], b[600], ref[4096];
 	two_placements(&x, &y);
-	snprintf(a, sizeof a, "X=%s,names=%s", x, path_of("x.names"));
-	snprintf(b, sizeof b, "Y=%s,names=%s", y, path_of("y.names"));
+	/* X and Y name the thesis's file-system servers; Z is another program */
+	tf_write_file(path_of("xfs.names"), "1.1 RI requestor\n2.1 BM server\n");
+	tf_write_file(path_of("yfs.names"), "1.1 RI requestor\n1.2 BM server\n");
+	snprintf(a, sizeof a, "X=%s,names=%s", x, path_of("xfs.names"));
+	snprintf(b, sizeof b, "Y=%s,names=%s", y, path_of("yfs.names"));
+	char z[600];
+	snprintf(z, sizeof z, "Z=%s,names=%s", x, path_of("x.names"));
 	thesis_ref_default(ref, sizeof ref);
 	const char *dir = out_dir("cross");
-	const char *args[] = { "-o", dir, "--thesis", ref, "--title", "A & <B>", a, b, NULL };
+	const char *args[] = { "-o", dir, "--thesis", ref, "--title", "A & <B>", a, b, z, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	char *page = page_of(dir);
@@ -606,7 +611,7 @@ static void cross_prediction_on_the_page(void **state)
 	assert_float_equal(cell_value(page, "cross-measured", "configuration of run", "Y", "its own P"),
 			   cell_value(page, "Y-p", "mode", "measured", "P"), 1e-9);
 	assert_int_equal(page_rows(page, "thesis-cross"), 3);
-	assert_int_equal(page_rows(page, "cross-contention"), 2);
+	assert_int_equal(page_rows(page, "cross-contention"), 3);
 	assert_non_null(strstr(page, "<title>A &amp; &lt;B&gt;</title>"));
 	/* The thesis's numbers only in panels labelled as its reference. */
 	assert_non_null(strstr(page, "<table id=\"thesis-cross\" class=\"ref\">"));
@@ -614,6 +619,16 @@ static void cross_prediction_on_the_page(void **state)
 	assert_non_null(strstr(page, "differed from the measured P by at most 4%"));
 	assert_float_equal(cell_value(page, "X-p", "mode", "measured", "thesis P (reference, file "
 				      "system)"), 1.43, 1e-12);
+	/* but not beside another program: no thesis column, no sentence */
+	assert_int_equal(page_cell(page, "Z-p", "mode", "measured", "thesis P (reference, file "
+				   "system)", &c), -1);
+	assert_int_equal(page_cell(page, "Z-p", "mode", "measured", "P", &c), 0);
+	const char *zsec = strstr(page, "id=\"Z\""), *raw = strstr(page, "id=\"raw-data\"");
+	assert_non_null(zsec);
+	for (const char *at = strstr(zsec, "class=\"ref\""); at && at < raw;
+	     at = strstr(at + 1, "class=\"ref\""))
+		if (at < strstr(zsec, "id=\"cross\""))
+			fail_msg("a thesis panel in run Z's section");
 	free(page);
 	result_free(&r);
 }
