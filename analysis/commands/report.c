@@ -266,7 +266,22 @@ static int analyse_runs(struct report_job *j)
 	for (size_t k = 0; k < j->ro.next; k++)
 		if (j->ext[k].cross_runs && j->ext[k].cross_runs(j->ext[k].ctx, &pick, &n))
 			break;
-	if (report_cross_compute(&j->page.cross, j->runs, pick, n, err, sizeof err) < 0)
+	/* else among the runs that share a process with another: runs of
+	 * different programs cannot predict each other */
+	size_t *related = NULL;
+	if (!pick && n > 2) {
+		related = calloc(n, sizeof *related);
+		if (!related)
+			return fail(EXIT_FAILED, "out of memory");
+		size_t m = report_cross_related(j->runs, n, related);
+		if (m >= 2) {
+			pick = related;
+			n = m;
+		}
+	}
+	int rc = report_cross_compute(&j->page.cross, j->runs, pick, n, err, sizeof err);
+	free(related);
+	if (rc < 0)
 		return fail(EXIT_FAILED, "predictions across runs: %s", err);
 	return EXIT_OK;
 }

@@ -138,6 +138,21 @@ int report_cross_compute(struct report_cross *x, struct report_run *runs, const 
 	return 0;
 }
 
+size_t report_cross_related(const struct report_run *runs, size_t n, size_t *pick)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		int related = 0;
+		for (size_t j = 0; j < n && !related; j++)
+			for (uint32_t q = 0; j != i && q < runs[j].tr.nproc && !related; q++)
+				related = report_traced(&runs[j], q) &&
+					  same_process(&runs[i], &runs[j], q) != NO_PROC;
+		if (related)
+			pick[kept++] = i;
+	}
+	return kept;
+}
+
 void report_cross_free(struct report_cross *x)
 {
 	free(x->run);
