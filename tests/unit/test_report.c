@@ -582,6 +582,37 @@ static void cross_prediction_by_node_pid(void **state)
 	free_two(spec, run);
 }
 
+/* A recorded log's processes are named by the names file beside it
+ * (LOG.names, "fsuser#1"); the predictions still place them by node.pid
+ * (before, the assignment was written with the names and refused). */
+static void cross_prediction_with_names_beside(void **state)
+{
+	(void)state;
+	const char *x, *y;
+	char a[600], b[600], beside[700];
+	two_placements(&x, &y);
+	snprintf(beside, sizeof beside, "%s.names", x);
+	tf_write_file(beside, "1.1 fsuser#1 requestor\n2.1 srv server\n");
+	snprintf(beside, sizeof beside, "%s.names", y);
+	tf_write_file(beside, "1.1 fsuser#1 requestor\n1.2 srv server\n");
+	snprintf(a, sizeof a, "X=%s", x);
+	snprintf(b, sizeof b, "Y=%s", y);
+	const char *dir = out_dir("crossnamed");
+	struct result r = report((const char *[]){ "-o", dir, a, b, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	struct page_cell c;
+	assert_int_equal(page_cell(page, "cross-measured", "configuration of run", "X",
+				   "from the trace of Y", &c), 0);
+	assert_true(c.has_diff);
+	assert_float_equal(c.diff, 0, 1e-6);
+	free(page);
+	result_free(&r);
+	unlink(beside);
+	snprintf(beside, sizeof beside, "%s.names", x);
+	unlink(beside);
+}
+
 /* The matrix on the page, with the thesis's beside it. */
 static void cross_prediction_on_the_page(void **state)
 {
@@ -1492,6 +1523,7 @@ int main(void)
 		cmocka_unit_test(cross_prediction_known_answer),
 		cmocka_unit_test(cross_prediction_by_node_pid),
 		cmocka_unit_test(cross_prediction_on_the_page),
+		cmocka_unit_test(cross_prediction_with_names_beside),
 		cmocka_unit_test(log_input_is_kept_with_its_csv),
 		cmocka_unit_test(input_is_linked_not_copied),
 		cmocka_unit_test(missing_tools_still_make_the_page),
