@@ -55,8 +55,25 @@ static uint64_t row_total(const struct report_run *r, uint32_t at, uint32_t from
 	return n;
 }
 
+/* The count at server `at` of sent to `to` after anything received. */
+static uint64_t column_total(const struct report_run *r, uint32_t at, uint32_t to)
+{
+	uint64_t n = causality_count(&r->cz, at, REQUESTORS, to);
+	for (uint32_t x = 0; x < r->tr.nproc; x++)
+		if (r->roles.role[x] == ROLE_SERVER)
+			n += causality_count(&r->cz, at, x, to);
+	return n;
+}
+
+/* A column of server `at`'s matrix is shown: a server sent to from there. */
+static int shown_column(const struct report_run *r, uint32_t at, uint32_t y)
+{
+	return r->roles.role[y] == ROLE_SERVER && column_total(r, at, y);
+}
+
 /* Fig. 5.18 for one server: rows received from, columns then sent to; rows
- * of zeros left out.  0 when the whole matrix is zeros (nothing written). */
+ * and columns of zeros left out.  0 when the whole matrix is zeros
+ * (nothing written). */
 static int server_table(FILE *f, const struct report_run *r, uint32_t at, size_t ordinal)
 {
 	const struct trace *t = &r->tr;
@@ -72,7 +89,7 @@ static int server_table(FILE *f, const struct report_run *r, uint32_t at, size_t
 	snprintf(caption, sizeof caption, "At %s: received from X (row), then sent to Y (column)",
 		 report_process(r, at));
 	for (uint32_t y = 0; y < t->nproc; y++)
-		if (role[y] == ROLE_SERVER) {
+		if (shown_column(r, at, y)) {
 			size_t used = strlen(heads);
 			snprintf(heads + used, sizeof heads - used, "|#%s", report_process(r, y));
 		}
@@ -85,7 +102,7 @@ static int server_table(FILE *f, const struct report_run *r, uint32_t at, size_t
 		html_row_begin(f);
 		html_cell(f, "%s", roles_who(&r->roles, from));
 		for (uint32_t y = 0; y < t->nproc; y++)
-			if (role[y] == ROLE_SERVER)
+			if (shown_column(r, at, y))
 				html_cell_u64(f, causality_count(&r->cz, at, from, y));
 		html_cell_u64(f, causality_count(&r->cz, at, from, REQUESTORS));
 		html_row_end(f);
@@ -156,6 +173,8 @@ void report_section_causality(FILE *f, const struct report_page_data *d, size_t 
 			empty += (size_t)!shown;
 		}
 	report_left_out(f, empty, "servers whose received-then-sent matrix is all zeros");
+	if (ordinal)
+		html_para(f, "left-out", "In each matrix, rows and columns of zeros are left out.");
 	branching_table(f, r);
 	report_figure_html(f, &d->diagrams[i]);
 	report_panels(f, d, PLACE_RUN_CAUSALITY, i);

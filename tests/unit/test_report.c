@@ -417,6 +417,17 @@ static void page_numbers_equal_the_library(void **state)
 	assert_true(cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count") > 0);
 	assert_float_equal(cell_value(page, "G-strings", "sequence", "2.1", "count") +
 			   cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count"), 400, 0);
+	/* Fig. 5.18 at the second server 3.1: only what happened there - from
+	 * 2.1, back to 2.1; its own column and the requestors' row (all zeros)
+	 * are left out */
+	assert_non_null(strstr(page, "<caption>At 3.1: received from X"));
+	struct page_cell fc;
+	assert_int_equal(page_rows(page, "G-fromto-1"), 1);
+	assert_int_equal(page_cell(page, "G-fromto-1", "received from \\ then sent to", "2.1", "2.1",
+				   &fc), 0);
+	assert_true(fc.value > 0);
+	assert_int_equal(page_cell(page, "G-fromto-1", "received from \\ then sent to", "2.1", "3.1",
+				   &fc), -1);
 	/* Every figure and the raw copy are there, and no thesis panel was asked for. */
 	static const char *const files[] = { "G-p.svg", "G-cpu.svg", "G-sizes.svg", "G-profile.svg",
 					     "G-timeline.svg", "G-causality.svg", "G-p.dat",
