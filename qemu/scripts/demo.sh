@@ -94,7 +94,7 @@ cluster_down
 
 mtime=()
 if [ "$clock" = virtual ]; then
-	step "message delivery times: computed for this cluster by dpm cluster up, kept beside each log (fs.log.mtime, tsp.log.mtime)"
+	step "message delivery times: computed for this cluster by dpm cluster up, kept beside each log (fs.log.mtime, fsB.log.mtime, tsp.log.mtime)"
 else
 	step "measuring message delivery times in the nodes' clock (pingpong), for P"
 	study_mtime
