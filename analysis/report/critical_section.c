@@ -100,25 +100,38 @@ static void states_table(FILE *f, const struct report_run *r)
 	report_left_out(f, CS_COUNT - kept, "states with no time on the path");
 }
 
-static void heads(char *buf, size_t len, const char *first)
+/* The heads of a table of states: its columns of zeros (shown[i] == 0)
+ * left out. */
+static void heads(char *buf, size_t len, const char *first, const int *shown)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s|#total", first);
 	for (int i = 0; i < CS_COUNT && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "|#%s", cstate_name[i]);
+		if (shown[i])
+			used += (size_t)snprintf(buf + used, len - used, "|#%s", cstate_name[i]);
 }
 
-static void states_cells(FILE *f, const struct cstates *s)
+static void states_cells(FILE *f, const struct cstates *s, const int *shown)
 {
 	html_cell_ns(f, (double)cstates_total(s));
 	for (int i = 0; i < CS_COUNT; i++)
-		html_cell_ns(f, (double)s->ns[i]);
+		if (shown[i])
+			html_cell_ns(f, (double)s->ns[i]);
+}
+
+/* Which states have time in the sum s (the table's total). */
+static void shown_states(const struct cstates *s, int *shown)
+{
+	for (int i = 0; i < CS_COUNT; i++)
+		shown[i] = s->ns[i] != 0;
 }
 
 static void process_table(FILE *f, const struct report_run *r)
 {
 	const struct critical_result *c = &r->crit;
 	char h[512];
-	heads(h, sizeof h, "process");
+	int shown[CS_COUNT];
+	shown_states(&c->job, shown); /* the processes' shares add up to the path */
+	heads(h, sizeof h, "process", shown);
 	report_table_begin(f, r, "critical-processes", "The critical path by process, the longest "
 			   "share first (a message's flight is its receiver's)", h);
 	size_t n = r->tr.nproc, *order = NULL, kept = 0;
@@ -132,11 +145,11 @@ static void process_table(FILE *f, const struct report_run *r)
 		uint32_t p = (uint32_t)order[i];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
-		states_cells(f, &c->proc[p].path);
+		states_cells(f, &c->proc[p].path, shown);
 		html_row_end(f);
 	}
 	html_table_end(f);
-	report_left_out(f, n - kept, "processes not on the path");
+	report_left_out(f, n - kept, "processes not on the path (and the states with no time on it)");
 	free(order);
 	free(key);
 }
@@ -145,7 +158,12 @@ static void server_table(FILE *f, const struct report_run *r)
 {
 	const struct critical_result *c = &r->crit;
 	char h[512];
-	heads(h, sizeof h, "server|#requests|#mean response");
+	int shown[CS_COUNT];
+	struct cstates all = { { 0 } };
+	for (uint32_t p = 0; p < r->tr.nproc; p++)
+		cstates_add(&all, &c->server[p].states);
+	shown_states(&all, shown);
+	heads(h, sizeof h, "server|#requests|#mean response", shown);
 	report_table_begin(f, r, "critical-servers", "Requests (CALLs) by the server called, the "
 			   "most total response time first: their response times in states, summed", h);
 	size_t n = r->tr.nproc, *order = NULL, kept = 0;
@@ -161,7 +179,7 @@ static void server_table(FILE *f, const struct report_run *r)
 		html_cell(f, "%s", report_process(r, p));
 		html_cell_u64(f, c->server[p].count);
 		html_cell_ns(f, (double)c->server[p].response / (double)c->server[p].count);
-		states_cells(f, &c->server[p].states);
+		states_cells(f, &c->server[p].states, shown);
 		html_row_end(f);
 	}
 	html_table_end(f);

@@ -900,6 +900,16 @@ static void answer_first_and_tables_ranked(void **state)
 	never_grows(page, "T-destinations", "sent");
 	never_grows(page, "T-tproc", "t_proc");
 	never_grows(page, "T-critical-processes", "total");
+	/* a state with no time on the path has no column in the by-process
+	 * table (this run never queues on its path), one with time has */
+	struct page_cell who[1], cell;
+	assert_int_equal(page_column(page, "T-critical-processes", "process", who, 1), 1);
+	assert_int_equal(page_cell(page, "T-critical-states", "state", "queued", "on the path",
+				   &cell), -1);
+	assert_int_equal(page_cell(page, "T-critical-processes", "process", who[0].text, "queued",
+				   &cell), -1);
+	assert_int_equal(page_cell(page, "T-critical-processes", "process", who[0].text, "running",
+				   &cell), 0);
 	/* the processes left out are counted: shown + left out = all */
 	const char *para = strstr(page, "id=\"T-stats\"");
 	size_t all = 0, left = 0;
