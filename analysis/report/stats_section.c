@@ -7,6 +7,7 @@
 #include "sections.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "html.h"
 #include "page_parts.h"
@@ -41,7 +42,9 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		 "#%%bytes|#received|#bytes received|#local|#remote|#msgs/s%s%s",
 		 ref_column ? "|#" : "", ref_column ? refs->ref_head[REF_CPU_PCT] : "");
 	report_table_begin(f, r, "processes", "Per process, busiest first: CPU, messages and bytes sent "
-			 "and received (%CPU of all processes' CPU; %msgs and %bytes of all sent)", heads);
+			 "and received (%CPU of all processes' CPU; %msgs and %bytes of all sent; "
+			 "msgs/s over the process's own span, blank when that is under 1% of the "
+			 "run's)", heads);
 	/* busiest first; a process with neither events nor messages is left out */
 	size_t n = r->tr.nproc, *order;
 	double *key = report_rank_alloc(n, &order);
@@ -55,6 +58,7 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		key[p] = ps->events || msgs ? (double)ps->cpu + 1e-3 * (double)msgs + 1e-9 : 0;
 	}
 	size_t kept = report_rank(key, n, order);
+	double run_span = trace_elapsed(&r->tr, !strcmp(r->clock, "virtual"));
 	for (size_t i = 0; i < kept; i++) {
 		uint32_t p = (uint32_t)order[i];
 		const struct proc_stats *ps = &s->p[p];
@@ -71,7 +75,12 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		html_cell_u64(f, ps->m.recv_bytes);
 		html_cell_u64(f, ps->m.local);
 		html_cell_u64(f, ps->m.remote);
-		html_cell_real(f, "%.1f", stats_rate(s, p, ps->m.sent + ps->m.recv));
+		/* a rate over a span too short to mean anything (one message,
+		 * 20 us: "50000 msgs/s") is left blank */
+		if ((double)(ps->last_time - ps->first_time) >= run_span / 100)
+			html_cell_real(f, "%.1f", stats_rate(s, p, ps->m.sent + ps->m.recv));
+		else
+			html_cell_none(f);
 		struct report_refval v;
 		if (ref_column)
 			report_ref_cell(f, report_ref(refs, REF_CPU_PCT, report_process(r, p), &v) ? &v

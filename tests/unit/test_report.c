@@ -962,6 +962,32 @@ static void answer_first_and_tables_ranked(void **state)
 	unlink(table);
 }
 
+/* A process whose messages all fall in a sliver of the run gets no rate
+ * (one message each way in 20 ns of a 1 ms run read "50000000 msgs/s"). */
+static void no_rate_over_a_sliver(void **state)
+{
+	(void)state;
+	const char *csv = path_of("sliver.csv");
+	tf_write_file(csv, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			   "SEND,0,10,1.1,1.1,1.2,0x1,10\nRECEIVE,10,10,1.2,1.1,1.2,0x1,10\n"
+			   "SEND,20,20,1.2,1.2,1.1,0x2,10\nRECEIVE,30,20,1.1,1.2,1.1,0x2,10\n"
+			   "SEND,500000,30,1.1,1.1,1.3,0x3,10\nRECEIVE,500010,10,1.3,1.1,1.3,0x3,10\n"
+			   "SEND,500020,20,1.3,1.3,1.1,0x4,10\nRECEIVE,1000000,40,1.1,1.3,1.1,0x4,10\n");
+	const char *dir = out_dir("sliver");
+	char run[600];
+	snprintf(run, sizeof run, "S=%s", csv);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	struct page_cell c;
+	assert_int_equal(page_cell(page, "S-processes", "process", "1.2", "msgs/s", &c), 0);
+	assert_string_equal(c.text, "-");
+	assert_int_equal(page_cell(page, "S-processes", "process", "1.1", "msgs/s", &c), 0);
+	assert_float_equal(c.value, 4 * 1e9 / 1000000, 1e-6);
+	free(page);
+	result_free(&r);
+}
+
 /* Plots with nothing to show say so instead of making gnuplot fail. */
 static void nothing_to_plot(void **state)
 {
@@ -1557,6 +1583,7 @@ int main(void)
 		cmocka_unit_test(nothing_to_plot),
 		cmocka_unit_test(the_table_beside_the_log_is_used),
 		cmocka_unit_test(answer_first_and_tables_ranked),
+		cmocka_unit_test(no_rate_over_a_sliver),
 		cmocka_unit_test(fs_completion_on_one_clock),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
