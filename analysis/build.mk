@@ -29,11 +29,11 @@ ANALYSIS_MODEL_CLI := analysis/model/cli.c
 # keeps a log's CSV with the trace-log library's printer).
 ANALYSIS_REPORT := analysis/report/spec.c analysis/report/run.c analysis/report/inputs.c \
 	analysis/report/cross.c analysis/report/extension.c analysis/report/figure.c \
-	analysis/report/timeline.c analysis/report/plot.c analysis/report/html.c \
+	analysis/report/timeline.c analysis/report/overview.c analysis/report/plot.c analysis/report/html.c \
 	analysis/report/page_parts.c analysis/report/summary_section.c \
 	analysis/report/stats_section.c analysis/report/parallel_section.c \
 	analysis/report/causality_section.c analysis/report/critical_section.c \
-	analysis/report/cross_section.c \
+	analysis/report/cross_section.c analysis/report/timeline_section.c \
 	analysis/report/raw_section.c analysis/report/page.c
 # studies/: the thesis's two studies and its published values, plugged
 # into the report.

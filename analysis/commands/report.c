@@ -24,6 +24,7 @@
 
 #include "analysis/model/cli.h"
 #include "analysis/report/inputs.h"
+#include "analysis/report/overview.h"
 #include "analysis/report/page.h"
 #include "analysis/studies/studies.h"
 #include "analysis/studies/thesis.h"
@@ -32,6 +33,7 @@ struct ropts {
 	const char *dir, *title, *ref_path;
 	int thesis;
 	int study;
+	int copy_raw;
 	struct report_spec *specs;
 	size_t nspecs;
 };
@@ -39,13 +41,14 @@ struct ropts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: dpm report -o DIR [--title T] [--thesis [REFFILE]] [--study fs|tsp] RUN...\n"
+		"usage: dpm report -o DIR [--title T] [--copy-raw] [--thesis [REFFILE]] [--study fs|tsp] RUN...\n"
 		"\n"
 		"Write DIR/index.html: message statistics, P in the thesis's five\n"
 		"configurations, paths of causality, a timeline and other plots for each\n"
 		"run, a table comparing the runs and each run's P predicted from the other\n"
 		"runs' traces; SVG plots (gnuplot) and diagrams (Graphviz dot) beside it,\n"
-		"with their data, and copies of the inputs in DIR/raw/.\n"
+		"with their data; the inputs are linked where they lie (--copy-raw copies\n"
+		"them into DIR/raw/ with the CSV of each log).\n"
 		"\n"
 		"RUN is NAME=LOG[,key=value...]: LOG a filter log or a trace CSV, NAME of\n"
 		"letters, digits, '_', '-', '.'.  Keys:\n"
@@ -66,6 +69,8 @@ static void usage(FILE *out)
 		"\n"
 		"  -o, --output DIR     the report directory (made if missing)\n"
 		"  --title T            the page's title\n"
+		"  --copy-raw           copy each input into DIR/raw/, a log also as CSV\n"
+		"                       (default: link it where it lies)\n"
 		"  --thesis [REFFILE]   show the thesis's published values beside ours,\n"
 		"                       labelled as reference (default file:\n"
 		"                       analysis/studies/thesis_reference.csv of the source\n"
@@ -148,6 +153,8 @@ static int parse_options(int argc, char **argv, struct ropts *o)
 		} else if (is_option(a, "--title")) {
 			if (!(o->title = value_of(argc, argv, &i, a, "--title")))
 				return cli_usage_error("report", "--title wants a text");
+		} else if (!strcmp(a, "--copy-raw")) {
+			o->copy_raw = 1;
 		} else if (is_option(a, "--thesis")) {
 			thesis_option(o, argc, argv, &i);
 		} else if (is_option(a, "--study")) {
@@ -259,7 +266,22 @@ static int analyse_runs(struct report_job *j)
 	for (size_t k = 0; k < j->ro.next; k++)
 		if (j->ext[k].cross_runs && j->ext[k].cross_runs(j->ext[k].ctx, &pick, &n))
 			break;
-	if (report_cross_compute(&j->page.cross, j->runs, pick, n, err, sizeof err) < 0)
+	/* else among the runs that share a process with another: runs of
+	 * different programs cannot predict each other */
+	size_t *related = NULL;
+	if (!pick && n > 2) {
+		related = calloc(n, sizeof *related);
+		if (!related)
+			return fail(EXIT_FAILED, "out of memory");
+		size_t m = report_cross_related(j->runs, n, related);
+		if (m >= 2) {
+			pick = related;
+			n = m;
+		}
+	}
+	int rc = report_cross_compute(&j->page.cross, j->runs, pick, n, err, sizeof err);
+	free(related);
+	if (rc < 0)
 		return fail(EXIT_FAILED, "predictions across runs: %s", err);
 	return EXIT_OK;
 }
@@ -280,9 +302,10 @@ static int draw_everything(struct report_job *j)
 	char why[600];
 	size_t n = j->o->nspecs;
 	for (size_t i = 0; i < n; i++) {
-		if (report_keep_inputs(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
-		    report_plots(&j->runs[i], report_refs(j->ro.ext, j->ro.next), &j->tools,
+		if (report_keep_inputs(&j->runs[i], j->o->dir, j->o->copy_raw, why, sizeof why) < 0 ||
+		    report_plots(&j->runs[i], report_refs_for(j->ro.ext, j->ro.next, &j->runs[i]), &j->tools,
 				 j->plots[i], why, sizeof why) < 0 ||
+		    report_overview(&j->runs[i], j->o->dir, why, sizeof why) < 0 ||
 		    (j->runs[i].have_causality &&
 		     report_diagram(&j->runs[i], &j->tools, &j->diagrams[i], why, sizeof why) < 0))
 			return fail(EXIT_FAILED, "run '%s': %s", j->runs[i].spec->name, why);
@@ -367,6 +390,7 @@ int report_main(int argc, char **argv)
 	struct report_job j = { .o = &o };
 	j.ro.dir = o.dir;
 	j.ro.title = o.title;
+	j.ro.copy_raw = o.copy_raw;
 	j.tools.dir = o.dir;
 	if (!o.title)
 		default_title(&j);

@@ -45,17 +45,51 @@ static void seq_table(FILE *f, const struct report_run *r, const struct seq_coun
 			  sc->n - SEQ_ROWS);
 }
 
-/* Fig. 5.18 for one server: rows received from, columns then sent to. */
-static void server_table(FILE *f, const struct report_run *r, uint32_t at, size_t ordinal)
+/* The count at server `at` of received from `from`, then sent to anyone. */
+static uint64_t row_total(const struct report_run *r, uint32_t at, uint32_t from)
+{
+	uint64_t n = causality_count(&r->cz, at, from, REQUESTORS);
+	for (uint32_t y = 0; y < r->tr.nproc; y++)
+		if (r->roles.role[y] == ROLE_SERVER)
+			n += causality_count(&r->cz, at, from, y);
+	return n;
+}
+
+/* The count at server `at` of sent to `to` after anything received. */
+static uint64_t column_total(const struct report_run *r, uint32_t at, uint32_t to)
+{
+	uint64_t n = causality_count(&r->cz, at, REQUESTORS, to);
+	for (uint32_t x = 0; x < r->tr.nproc; x++)
+		if (r->roles.role[x] == ROLE_SERVER)
+			n += causality_count(&r->cz, at, x, to);
+	return n;
+}
+
+/* A column of server `at`'s matrix is shown: a server sent to from there. */
+static int shown_column(const struct report_run *r, uint32_t at, uint32_t y)
+{
+	return r->roles.role[y] == ROLE_SERVER && column_total(r, at, y);
+}
+
+/* Fig. 5.18 for one server: rows received from, columns then sent to; rows
+ * and columns of zeros left out.  0 when the whole matrix is zeros
+ * (nothing written). */
+static int server_table(FILE *f, const struct report_run *r, uint32_t at, size_t ordinal)
 {
 	const struct trace *t = &r->tr;
 	const uint8_t *role = r->roles.role;
+	uint64_t all = 0;
+	for (uint32_t x = 0; x <= t->nproc; x++)
+		if (x == t->nproc || role[x] == ROLE_SERVER)
+			all += row_total(r, at, x == t->nproc ? REQUESTORS : x);
+	if (!all)
+		return 0;
 	char what[32], caption[256], heads[4096] = "received from \\ then sent to";
 	snprintf(what, sizeof what, "fromto-%zu", ordinal);
 	snprintf(caption, sizeof caption, "At %s: received from X (row), then sent to Y (column)",
 		 report_process(r, at));
 	for (uint32_t y = 0; y < t->nproc; y++)
-		if (role[y] == ROLE_SERVER) {
+		if (shown_column(r, at, y)) {
 			size_t used = strlen(heads);
 			snprintf(heads + used, sizeof heads - used, "|#%s", report_process(r, y));
 		}
@@ -63,17 +97,18 @@ static void server_table(FILE *f, const struct report_run *r, uint32_t at, size_
 	report_table_begin(f, r, what, caption, heads);
 	for (uint32_t x = 0; x <= t->nproc; x++) {
 		uint32_t from = x == t->nproc ? REQUESTORS : x;
-		if (from != REQUESTORS && role[from] != ROLE_SERVER)
+		if ((from != REQUESTORS && role[from] != ROLE_SERVER) || !row_total(r, at, from))
 			continue;
 		html_row_begin(f);
 		html_cell(f, "%s", roles_who(&r->roles, from));
 		for (uint32_t y = 0; y < t->nproc; y++)
-			if (role[y] == ROLE_SERVER)
+			if (shown_column(r, at, y))
 				html_cell_u64(f, causality_count(&r->cz, at, from, y));
 		html_cell_u64(f, causality_count(&r->cz, at, from, REQUESTORS));
 		html_row_end(f);
 	}
 	html_table_end(f);
+	return 1;
 }
 
 static void branching_table(FILE *f, const struct report_run *r)
@@ -130,10 +165,16 @@ void report_section_causality(FILE *f, const struct report_page_data *d, size_t 
 		subs += r->cz.substrings.s[k].count;
 	seq_table(f, r, &r->cz.substrings, "substrings", "Substrings of length 2 and more: the "
 		  "most travelled paths", subs);
-	size_t ordinal = 0;
+	size_t ordinal = 0, empty = 0;
 	for (uint32_t at = 0; at < r->tr.nproc; at++)
-		if (r->roles.role[at] == ROLE_SERVER)
-			server_table(f, r, at, ordinal++);
+		if (r->roles.role[at] == ROLE_SERVER) {
+			int shown = server_table(f, r, at, ordinal);
+			ordinal += (size_t)shown;
+			empty += (size_t)!shown;
+		}
+	report_left_out(f, empty, "servers whose received-then-sent matrix is all zeros");
+	if (ordinal)
+		html_para(f, "left-out", "In each matrix, rows and columns of zeros are left out.");
 	branching_table(f, r);
 	report_figure_html(f, &d->diagrams[i]);
 	report_panels(f, d, PLACE_RUN_CAUSALITY, i);

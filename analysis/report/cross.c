@@ -29,9 +29,12 @@ static uint32_t same_process(const struct report_run *x, const struct report_run
 int report_assign_add(char **s, size_t *len, size_t *cap, const struct report_run *y,
 		      uint32_t q, const char *machine)
 {
-	char item[160], name[32];
-	int n = snprintf(item, sizeof item, "%s%s=%s", *len ? "," : "",
-			 process_name(&y->tr, q, name, sizeof name), machine);
+	/* node.pid, never the process's name: --assign takes only that, and a
+	 * recorded log's processes are named (LOG.names: "fsuser#1") */
+	char item[160];
+	uint32_t id = y->tr.proc[q].id;
+	int n = snprintf(item, sizeof item, "%s%u.%u=%s", *len ? "," : "", TASK_NODE(id),
+			 TASK_PID(id), machine);
 	if (!*s || *len + (size_t)n + 1 > *cap) {
 		size_t want = 2 * (*len + (size_t)n + 1);
 		char *grown = realloc(*s, want);
@@ -136,6 +139,21 @@ int report_cross_compute(struct report_cross *x, struct report_run *runs, const 
 		if (column(x, y, err, errlen) < 0)
 			return -1;
 	return 0;
+}
+
+size_t report_cross_related(const struct report_run *runs, size_t n, size_t *pick)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		int related = 0;
+		for (size_t j = 0; j < n && !related; j++)
+			for (uint32_t q = 0; j != i && q < runs[j].tr.nproc && !related; q++)
+				related = report_traced(&runs[j], q) &&
+					  same_process(&runs[i], &runs[j], q) != NO_PROC;
+		if (related)
+			pick[kept++] = i;
+	}
+	return kept;
 }
 
 void report_cross_free(struct report_cross *x)

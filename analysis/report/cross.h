@@ -28,6 +28,11 @@ struct report_cross {
 int report_cross_compute(struct report_cross *x, struct report_run *runs, const size_t *pick,
 			 size_t n, char *err, size_t errlen);
 void report_cross_free(struct report_cross *x);
+/* The runs that trace a process (by name) some other run traces too, into
+ * pick (room for n); how many.  Only they can predict each other: the
+ * demo's TSP run beside its two file systems has no place in their
+ * matrix. */
+size_t report_cross_related(const struct report_run *runs, size_t n, size_t *pick);
 /* Percent difference of the prediction from X's own measured P. */
 double report_cross_diff(const struct report_cross *x, int mode, size_t row, size_t col);
 

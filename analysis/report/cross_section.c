@@ -46,6 +46,26 @@ static void cross_table(FILE *f, const struct report_cross *x, int mode)
 	html_table_end(f);
 }
 
+/* The runs not in the matrix: they share no process with any other. */
+static void left_out(FILE *f, const struct report_page_data *d)
+{
+	char list[1024] = "";
+	size_t used = 0, n = 0;
+	for (size_t i = 0; i < d->nruns; i++) {
+		int in = 0;
+		for (size_t k = 0; k < d->cross.n; k++)
+			in |= d->cross.run[k] == &d->runs[i];
+		if (!in && used < sizeof list) {
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", n ? ", " : "",
+						 d->runs[i].spec->name);
+			n++;
+		}
+	}
+	if (n)
+		html_para(f, "left-out", "Not in the matrix: %s (no process of the same name as in "
+			  "another run: a different program).", list);
+}
+
 void report_section_cross(FILE *f, const struct report_page_data *d)
 {
 	const struct report_cross *x = &d->cross;
@@ -62,6 +82,7 @@ void report_section_cross(FILE *f, const struct report_page_data *d)
 		  "the others stay where the column's run ran them. The diagonal is the row's own "
 		  "measured P; elsewhere the cell is the predicted P and, in brackets, how far it is "
 		  "from the row's own P ((predicted - own) / own).");
+	left_out(f, d);
 	cross_table(f, x, 0);
 	cross_table(f, x, 1);
 	report_panels(f, d, PLACE_CROSS, 0);

@@ -12,6 +12,13 @@ const struct report_extension *report_refs(const struct report_extension *ext, s
 	return NULL;
 }
 
+const struct report_extension *report_refs_for(const struct report_extension *ext, size_t n,
+					       const struct report_run *r)
+{
+	const struct report_extension *refs = report_refs(ext, n);
+	return refs && (!refs->ref_applies || refs->ref_applies(refs->ctx, r)) ? refs : NULL;
+}
+
 int report_ref(const struct report_extension *refs, enum report_ref_kind kind, const char *key,
 	       struct report_refval *v)
 {

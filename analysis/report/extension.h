@@ -59,6 +59,9 @@ struct report_extension {
 	/* Published values: 1 with the value of kind for key in v, else 0. */
 	int (*ref_value)(const void *ctx, enum report_ref_kind kind, const char *key,
 			 struct report_refval *v);
+	/* Whether the published values belong beside run r (the same study);
+	 * NULL: beside every run. */
+	int (*ref_applies)(const void *ctx, const struct report_run *r);
 	const char *ref_head[REF_KINDS];   /* their column's head in the run's tables */
 	const char *ref_plot_title;        /* their series in the plot of P */
 	const char *ref_plot_caption;      /* appended to that plot's caption */
@@ -66,6 +69,9 @@ struct report_extension {
 
 /* The first of the n extensions that publishes values, or NULL. */
 const struct report_extension *report_refs(const struct report_extension *ext, size_t n);
+/* The same, when its values belong beside run r, else NULL. */
+const struct report_extension *report_refs_for(const struct report_extension *ext, size_t n,
+					       const struct report_run *r);
 /* The value of kind for key from refs (NULL: none); 1 with it in v, else 0. */
 int report_ref(const struct report_extension *refs, enum report_ref_kind kind, const char *key,
 	       struct report_refval *v);

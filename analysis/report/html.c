@@ -52,7 +52,10 @@ static const char style[] =
 	"p.note{background:#fdecea;border-left:4px solid #d9534f;padding:.3em .6em}\n"
 	"figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}"
 	"figcaption{font-size:.9em;color:#444}\n"
-	"details{margin:.5em 0}code{background:#f3f3f3;padding:0 .2em}\n";
+	"details{margin:.5em 0}code{background:#f3f3f3;padding:0 .2em}\n"
+	"p.left-out{font-size:.9em;color:#555;margin-top:-.6em}\n"
+	"p.legend span{margin-right:1em;white-space:nowrap;font-size:.9em}\n"
+	"td.where{min-width:250px}svg.bar{border:1px solid #bbc}\n";
 
 void html_page_begin(FILE *f, const char *title)
 {

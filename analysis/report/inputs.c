@@ -1,12 +1,17 @@
 /*
- * analysis/report/inputs.c - the raw data kept beside a report: each run's
- * input copied into DIR/raw/ (copied, not linked, so the directory stays
- * whole when the originals move) and, for a filter log, its CSV written
- * there by the same code as `dpm dump --csv`.
+ * analysis/report/inputs.c - the raw data of a report.  By default each
+ * run's input is linked from the page where it lies (a path relative to
+ * DIR), not copied: the logs of a real run are tens of megabytes and the
+ * page needs none of them.  With --copy-raw the input is copied into
+ * DIR/raw/ (so the directory stays whole when the originals move) and,
+ * for a filter log, its CSV written there by the same code as
+ * `dpm dump --csv`.
  */
 #include "inputs.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,9 +75,41 @@ static int write_csv(const char *log, const char *to, char *why, size_t whylen)
 	return rc;
 }
 
-int report_keep_inputs(struct report_run *r, const char *dir, char *why, size_t whylen)
+int report_relative_path(const char *dir, const char *file, char *out, size_t outlen)
+{
+	char d[PATH_MAX + 1], f[PATH_MAX];
+	if (!realpath(dir, d) || !realpath(file, f))
+		return -1;
+	if (strcmp(d, "/"))
+		strcat(d, "/");
+	/* past the last '/' the two have in common; then one ../ a folder of dir left */
+	size_t common = 0;
+	for (size_t i = 0; d[i] && d[i] == f[i]; i++)
+		if (d[i] == '/')
+			common = i + 1;
+	size_t used = 0;
+	for (const char *c = d + common; *c; c++)
+		if (*c == '/') {
+			if (used + 4 > outlen)
+				return -1;
+			memcpy(out + used, "../", 4);
+			used += 3;
+		}
+	if (used + strlen(f + common) + 1 > outlen)
+		return -1;
+	memcpy(out + used, f + common, strlen(f + common) + 1);
+	return 0;
+}
+
+int report_keep_inputs(struct report_run *r, const char *dir, int copy, char *why, size_t whylen)
 {
 	char raw[4096], path[4096];
+	if (!copy) {
+		r->csv_file[0] = '\0';
+		if (report_relative_path(dir, r->spec->log, r->raw_file, sizeof r->raw_file) < 0)
+			snprintf(r->raw_file, sizeof r->raw_file, "%s", r->spec->log);
+		return 0;
+	}
 	snprintf(raw, sizeof raw, "%s/raw", dir);
 	if (mkdir(raw, 0755) < 0 && errno != EEXIST) {
 		snprintf(why, whylen, "%s: %s", raw, strerror(errno));

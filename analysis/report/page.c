@@ -32,6 +32,7 @@ static void run_section(FILE *f, const struct report_page_data *d, size_t i)
 	report_section_stats(f, d, i);
 	report_section_parallel(f, d, i);
 	report_section_critical(f, d, i);
+	report_section_timelines(f, d, i);
 	report_section_causality(f, d, i);
 }
 

@@ -18,6 +18,7 @@
 struct report_opts {
 	const char *dir;
 	const char *title;
+	int copy_raw;                         /* --copy-raw: inputs copied into DIR/raw/ */
 	const struct report_extension *ext;   /* what is plugged in (extension.h) */
 	size_t next;
 };

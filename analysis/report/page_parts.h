@@ -24,4 +24,14 @@ void report_ref_cell(FILE *f, const struct report_refval *v, const char *fmt);
 void report_panels(FILE *f, const struct report_page_data *d, enum report_place place,
 		   size_t run);
 
+/* Rows ranked by key, greatest first (ties in index order), rows whose
+ * key is 0 (or less) left out: their indices into order; how many kept. */
+size_t report_rank(const double *key, size_t n, size_t *order);
+/* Keys (zeroed) and an order for n rows, or NULL out of memory. */
+double *report_rank_alloc(size_t n, size_t **order);
+/* A cell linking to run r's section. */
+void report_run_link_cell(FILE *f, const struct report_run *r);
+/* "N WHAT left out." under a table, when n > 0. */
+void report_left_out(FILE *f, size_t n, const char *what);
+
 #endif

@@ -7,6 +7,8 @@
  */
 #include "sections.h"
 
+#include <stdlib.h>
+
 #include "html.h"
 #include "page_parts.h"
 
@@ -14,7 +16,7 @@
 
 static void p_table(FILE *f, const struct report_page_data *d, const struct report_run *r)
 {
-	const struct report_extension *refs = report_refs(d->o->ext, d->o->next);
+	const struct report_extension *refs = report_refs_for(d->o->ext, d->o->next, r);
 	char heads[512];
 	snprintf(heads, sizeof heads, "configuration|mode|#machines M|#T|#t_max|#P|#utilisation|"
 		 "#path stretches|#path messages%s%s", refs ? "|#" : "",
@@ -44,12 +46,24 @@ static void p_table(FILE *f, const struct report_page_data *d, const struct repo
 static void process_table(FILE *f, const struct report_run *r)
 {
 	const struct config_run *m = &r->cfg[CFG_MEASURED];
-	report_table_begin(f, r, "tproc", "Each traced process's CPU time t_proc, its share of T, and "
-			 "the CPU it adds to the maximum path of the measured configuration",
+	report_table_begin(f, r, "tproc", "Each traced process's CPU time t_proc (the most first), its "
+			 "share of T, and the CPU it adds to the maximum path of the measured "
+			 "configuration",
 			 "process|#machine|#events|#t_proc|#% of T|#on the measured path");
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
-		if (!report_traced(r, p))
-			continue;
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
+		html_table_end(f);
+		return;
+	}
+	size_t traced = 0;
+	for (uint32_t p = 0; p < n; p++) {
+		traced += (size_t)report_traced(r, p);
+		key[p] = report_traced(r, p) ? (double)cgraph_tproc(&r->g, p) : 0;
+	}
+	size_t kept = report_rank(key, n, order);
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
 		double tp = (double)cgraph_tproc(&r->g, p);
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
@@ -61,6 +75,9 @@ static void process_table(FILE *f, const struct report_run *r)
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, traced - kept, "traced processes that used no CPU");
+	free(order);
+	free(key);
 }
 
 static const char *kind_name(uint8_t kind)
@@ -106,7 +123,7 @@ static void path_table(FILE *f, const struct report_run *r, size_t k)
 	html_table_end(f);
 	if (c->npath > PATH_ROWS)
 		html_para(f, NULL, "... %zu more stretches: 'dpm parallel --all --path-steps 0 %s' "
-			  "lists them all.", c->npath - PATH_ROWS, r->raw_file);
+			  "lists them all.", c->npath - PATH_ROWS, r->spec->log);
 	fputs("</details>\n", f);
 }
 
@@ -143,5 +160,4 @@ void report_section_parallel(FILE *f, const struct report_page_data *d, size_t i
 	process_table(f, r);
 	for (size_t k = 0; k < CONFIGS_THESIS; k++)
 		path_table(f, r, k);
-	report_figure_html(f, &d->plots[i][PLOT_TIMELINE]);
 }

@@ -177,7 +177,7 @@ static void profile_script(FILE *f, const struct report_figure *fig, const void 
 	double div = time_unit(t_max, &unit);
 	report_gp_preamble(f, fig, 720, 320);
 	fprintf(f, "set xlabel \"time on the longest-path timing (%s)\"\n"
-		   "set ylabel \"processes running\"\nset yrange [0:*]\nset key top right\n", unit);
+		   "set ylabel \"processes running\"\nset yrange [0:*]\nset key below\n", unit);
 	fprintf(f, "plot \"%s.dat\" index 0 using ($1/%g):2 with steps lw 1.5 lc rgb \"#3b6ea5\" "
 		   "title \"measured (mean = P = %.3f)\", \\\n", fig->id, div,
 		r->cfg[CFG_MEASURED].r.P);
@@ -298,7 +298,9 @@ static void runs_script(FILE *f, const struct report_figure *fig, const void *v)
 	fprintf(f, "set ylabel \"P\"\nset yrange [0:*]\nset offsets 0.3,0.3,0,0\n"
 		   "set key outside right\nplot ");
 	for (int k = 0; k < CONFIGS_THESIS; k++)
-		fprintf(f, "%s\"%s.dat\" using 0:%d:xtic(1) with linespoints lw 1.5 pt %d title \"%s\"",
+		/* points, not lines: the runs are categories (often different
+		 * programs), not a series to join */
+		fprintf(f, "%s\"%s.dat\" using 0:%d:xtic(1) with points ps 1.5 pt %d title \"%s\"",
 			k ? ", \\\n     " : "", fig->id, k + 2, k + 5, config_short[k]);
 	fprintf(f, "\n");
 }

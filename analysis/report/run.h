@@ -18,6 +18,16 @@
 /* Indices into report_run.cfg, the order of configs_plan_thesis. */
 enum { CFG_UPPER, CFG_MEASURED, CFG_CONTENTION, CFG_EACH_OWN, CFG_ONE };
 
+/* What the timelines on the run's own clock show (overview.c). */
+struct report_overview {
+	int made;
+	size_t lanes;
+	double t0, t1;           /* the run, first to last event */
+	size_t messages, every, drawn; /* between lanes; every k-th drawn */
+	double z0, z1;           /* the zoomed window */
+	size_t zdrawn;
+};
+
 struct report_run {
 	const struct report_spec *spec;
 	struct trace tr;
@@ -38,6 +48,7 @@ struct report_run {
 	char raw_file[128];      /* the input as kept inside DIR */
 	char csv_file[128];      /* its CSV inside DIR */
 	int raw_is_log;          /* the input was a filter log (else a CSV) */
+	struct report_overview overview;
 };
 
 /* Load the run's trace and compute everything.  0 ok; else an exit code

@@ -6,6 +6,9 @@
  */
 #include "sections.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "html.h"
 #include "page_parts.h"
 
@@ -32,15 +35,32 @@ static int any_ref_cpu(const struct report_extension *refs, const struct report_
 static void processes_table(FILE *f, const struct report_page_data *d, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	const struct report_extension *refs = report_refs(d->o->ext, d->o->next);
+	const struct report_extension *refs = report_refs_for(d->o->ext, d->o->next, r);
 	int ref_column = any_ref_cpu(refs, r);
 	char heads[512];
 	snprintf(heads, sizeof heads, "process|#machine|#events|#%%CPU|#sent|#bytes sent|#%%msgs|"
 		 "#%%bytes|#received|#bytes received|#local|#remote|#msgs/s%s%s",
 		 ref_column ? "|#" : "", ref_column ? refs->ref_head[REF_CPU_PCT] : "");
-	report_table_begin(f, r, "processes", "Per process: CPU, messages and bytes sent and received "
-			 "(%CPU of all processes' CPU; %msgs and %bytes of all sent)", heads);
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
+	report_table_begin(f, r, "processes", "Per process, busiest first: CPU, messages and bytes sent "
+			 "and received (%CPU of all processes' CPU; %msgs and %bytes of all sent; "
+			 "msgs/s over the process's own span, blank when that is under 1% of the "
+			 "run's)", heads);
+	/* busiest first; a process with neither events nor messages is left out */
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
+		html_table_end(f);
+		return;
+	}
+	for (uint32_t p = 0; p < n; p++) {
+		const struct proc_stats *ps = &s->p[p];
+		uint64_t msgs = ps->m.sent + ps->m.recv;
+		key[p] = ps->events || msgs ? (double)ps->cpu + 1e-3 * (double)msgs + 1e-9 : 0;
+	}
+	size_t kept = report_rank(key, n, order);
+	double run_span = trace_elapsed(&r->tr, !strcmp(r->clock, "virtual"));
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
 		const struct proc_stats *ps = &s->p[p];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
@@ -55,7 +75,12 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		html_cell_u64(f, ps->m.recv_bytes);
 		html_cell_u64(f, ps->m.local);
 		html_cell_u64(f, ps->m.remote);
-		html_cell_real(f, "%.1f", stats_rate(s, p, ps->m.sent + ps->m.recv));
+		/* a rate over a span too short to mean anything (one message,
+		 * 20 us: "50000 msgs/s") is left blank */
+		if ((double)(ps->last_time - ps->first_time) >= run_span / 100)
+			html_cell_real(f, "%.1f", stats_rate(s, p, ps->m.sent + ps->m.recv));
+		else
+			html_cell_none(f);
 		struct report_refval v;
 		if (ref_column)
 			report_ref_cell(f, report_ref(refs, REF_CPU_PCT, report_process(r, p), &v) ? &v
@@ -63,20 +88,31 @@ static void processes_table(FILE *f, const struct report_page_data *d, const str
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, n - kept, "processes with no events and no messages");
+	free(order);
+	free(key);
 }
 
 static void destinations_table(FILE *f, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	report_table_begin(f, r, "destinations", "Messages by sender and destination (thesis "
-			   "Fig. 5.12: the shares are of the sender's own messages and bytes)",
+	report_table_begin(f, r, "destinations", "Messages by sender and destination, the most "
+			   "first (thesis Fig. 5.12: the shares are of the sender's own messages and "
+			   "bytes)",
 			   "from|to|#sent|#% of sender's msgs|#bytes|#% of sender's bytes|where|"
 			   "#mean size|#received");
-	for (uint32_t from = 0; from < r->tr.nproc; from++)
-		for (size_t i = 0; i < s->npairs; i++) {
-			const struct pair_stats *ps = &s->pair[i];
-			if (ps->src != from)
-				continue;
+	size_t *order;
+	double *key = report_rank_alloc(s->npairs, &order);
+	if (!key) {
+		html_table_end(f);
+		return;
+	}
+	for (size_t i = 0; i < s->npairs; i++)
+		key[i] = (double)s->pair[i].m.sent + 1e-6 * (double)s->pair[i].m.recv;
+	size_t kept = report_rank(key, s->npairs, order);
+	for (size_t k = 0; k < kept; k++) {
+			const struct pair_stats *ps = &s->pair[order[k]];
+			uint32_t from = ps->src;
 			html_row_begin(f);
 			html_cell(f, "%s", report_process(r, ps->src));
 			html_cell(f, "%s", report_process(r, ps->dst));
@@ -89,20 +125,36 @@ static void destinations_table(FILE *f, const struct report_run *r)
 			html_cell_real(f, "%.1f", mean((double)ps->m.sent_bytes, ps->m.sent));
 			html_cell_u64(f, ps->m.recv);
 			html_row_end(f);
-		}
+	}
 	html_table_end(f);
+	report_left_out(f, s->npairs - kept, "pairs with no messages");
+	free(order);
+	free(key);
 }
 
 static void queues_table(FILE *f, const struct report_run *r)
 {
 	const struct stats *s = &r->st;
-	report_table_begin(f, r, "queues", "Message queues of the receivers (wait: QUEUED to RECEIVE "
-			 "of the same message, on the receiver's clock)",
+	report_table_begin(f, r, "queues", "Message queues of the receivers, the longest total wait "
+			 "first (wait: QUEUED to RECEIVE of the same message, on the receiver's clock)",
 			 "process|#max length|#mean length|#waits|#min wait|#mean wait|#max wait");
-	for (uint32_t p = 0; p < r->tr.nproc; p++) {
+	size_t n = r->tr.nproc, *order;
+	double *key = report_rank_alloc(n, &order);
+	if (!key) {
+		html_table_end(f);
+		return;
+	}
+	size_t any = 0;
+	for (uint32_t p = 0; p < n; p++) {
 		const struct proc_stats *ps = &s->p[p];
-		if (!ps->q_samples && !ps->w.n)
-			continue;
+		any += ps->q_samples || ps->w.n;
+		/* the longest total wait first, then the longest queue */
+		key[p] = ps->w.sum + 1e-3 * (double)ps->q_max;
+	}
+	size_t kept = report_rank(key, n, order);
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t p = (uint32_t)order[i];
+		const struct proc_stats *ps = &s->p[p];
 		html_row_begin(f);
 		html_cell(f, "%s", report_process(r, p));
 		html_cell_u64(f, ps->q_max);
@@ -114,6 +166,9 @@ static void queues_table(FILE *f, const struct report_run *r)
 		html_row_end(f);
 	}
 	html_table_end(f);
+	report_left_out(f, any - kept, "receivers whose messages never waited");
+	free(order);
+	free(key);
 }
 
 static void sizes_table(FILE *f, const struct report_run *r)

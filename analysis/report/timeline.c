@@ -49,9 +49,7 @@ static int by_machine(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* lane[p] for each process (or -1), the busiest TIMELINE_MAX_LANES;
- * returns how many lanes. */
-static size_t choose_lanes(const struct report_run *r, int *lane, uint32_t *order)
+size_t report_timeline_lanes(const struct report_run *r, int *lane, uint32_t *order)
 {
 	size_t n = report_cpu_ranking(r, order);
 	if (n > TIMELINE_MAX_LANES)
@@ -119,7 +117,7 @@ int report_timeline(const struct report_run *r, FILE *f, struct timeline *tl)
 	}
 	memset(tl, 0, sizeof *tl);
 	tl->t_max = r->cfg[CFG_MEASURED].r.t_max;
-	size_t nlanes = choose_lanes(r, lane, order);
+	size_t nlanes = report_timeline_lanes(r, lane, order);
 	tl->until = window_end(r, lane, when, tl->t_max);
 	tl->all_msgs = g->nmessages;
 	write_lanes(f, r, tl, order, nlanes);

@@ -22,6 +22,9 @@ struct timeline {
 	uint32_t lane_proc[TIMELINE_MAX_LANES];  /* process of each lane */
 	size_t nlanes;
 };
+/* lane[p] for each process (or -1): the busiest TIMELINE_MAX_LANES, grouped
+ * by machine, in order[0..lanes); returns how many lanes. */
+size_t report_timeline_lanes(const struct report_run *r, int *lane, uint32_t *order);
 /* Write the two data blocks (stretches, messages) to f. */
 int report_timeline(const struct report_run *r, FILE *f, struct timeline *tl);
 /* Average number of processes running in each of nbins slices of

@@ -318,6 +318,24 @@ static void thesis_cross_table(FILE *f, const struct thesis_ref *ref)
 	html_table_end(f);
 }
 
+/* Whether run r is a file system like the thesis's: it names at least two
+ * of its servers (RI, DM, BM, DI).  Its published values are set beside
+ * such a run only - never beside another program (TSP, a generated
+ * trace) that they would say nothing about. */
+static int is_file_system(const void *ctx, const struct report_run *r)
+{
+	static const char *const servers[] = { "RI", "DM", "BM", "DI" };
+	(void)ctx;
+	int found = 0;
+	for (size_t i = 0; i < sizeof servers / sizeof servers[0]; i++)
+		for (uint32_t p = 0; p < r->tr.nproc; p++)
+			if (report_traced(r, p) && !strcmp(report_process(r, p), servers[i])) {
+				found++;
+				break;
+			}
+	return found >= 2;
+}
+
 /* A sentence of compare() or compare_cross(), as a paragraph when there is one. */
 static void say(FILE *f, const char *sentence)
 {
@@ -340,7 +358,7 @@ static void panel(void *ctx, FILE *f, const struct report_page_data *d, enum rep
 		}
 		return;
 	}
-	if (!t->values)
+	if (!t->values || (r && !is_file_system(t, r)))
 		return;
 	switch (place) {
 	case PLACE_RUN_CPU:
@@ -388,6 +406,7 @@ void thesis_extension(struct report_extension *e, struct thesis_panels *t)
 	if (!t->values)
 		return;
 	e->ref_value = ref_value;
+	e->ref_applies = is_file_system;
 	e->ref_head[REF_P] = "thesis P (reference, file system)";
 	e->ref_head[REF_CPU_PCT] = "thesis %CPU (reference)";
 	e->ref_plot_title = "thesis (reference: file system, VAX)";

@@ -252,6 +252,24 @@ int page_cell(const char *page, const char *id, const char *key_head, const char
 	return -1;
 }
 
+int page_column(const char *page, const char *id, const char *head, struct page_cell *out,
+		int max)
+{
+	const char *end, *table = find_table(page, id, &end);
+	if (!table)
+		return -1;
+	int c = column_of(table, head), n = 0;
+	if (c < 0)
+		return -1;
+	for (const char *row = strstr(table, "<tbody>"); row && (row = strstr(row, "<tr>")) &&
+	     row < end && n < max; row += 4) {
+		const char *tag, *body, *body_end;
+		if (nth_cell(row, (size_t)c, &tag, &body, &body_end) == 0)
+			read_cell(tag, body, body_end, &out[n++]);
+	}
+	return n;
+}
+
 int page_rows(const char *page, const char *id)
 {
 	const char *end, *table = find_table(page, id, &end);

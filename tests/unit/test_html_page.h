@@ -25,6 +25,11 @@ struct page_cell {
 int page_cell(const char *page, const char *id, const char *key_head, const char *key,
 	      const char *head, struct page_cell *out);
 
+/* Column `head` of table id, row by row in page order, into out (at most
+ * max); how many, or -1 if the table or column is missing. */
+int page_column(const char *page, const char *id, const char *head, struct page_cell *out,
+		int max);
+
 /* Rows in the body of table id, or -1 if there is no such table. */
 int page_rows(const char *page, const char *id);
 

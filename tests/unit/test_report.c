@@ -403,7 +403,7 @@ static void page_numbers_equal_the_library(void **state)
 	const char *dir = out_dir("page");
 	char run[600];
 	snprintf(run, sizeof run, "G=%s,requestors=1.1+1.2+1.3", trace);
-	const char *args[] = { "-o", dir, run, NULL };
+	const char *args[] = { "-o", dir, "--copy-raw", run, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.err, placeholder_line(trace)); /* the library's default, said */
@@ -417,6 +417,17 @@ static void page_numbers_equal_the_library(void **state)
 	assert_true(cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count") > 0);
 	assert_float_equal(cell_value(page, "G-strings", "sequence", "2.1", "count") +
 			   cell_value(page, "G-strings", "sequence", "2.1-3.1-2.1", "count"), 400, 0);
+	/* Fig. 5.18 at the second server 3.1: only what happened there - from
+	 * 2.1, back to 2.1; its own column and the requestors' row (all zeros)
+	 * are left out */
+	assert_non_null(strstr(page, "<caption>At 3.1: received from X"));
+	struct page_cell fc;
+	assert_int_equal(page_rows(page, "G-fromto-1"), 1);
+	assert_int_equal(page_cell(page, "G-fromto-1", "received from \\ then sent to", "2.1", "2.1",
+				   &fc), 0);
+	assert_true(fc.value > 0);
+	assert_int_equal(page_cell(page, "G-fromto-1", "received from \\ then sent to", "2.1", "3.1",
+				   &fc), -1);
 	/* Every figure and the raw copy are there, and no thesis panel was asked for. */
 	static const char *const files[] = { "G-p.svg", "G-cpu.svg", "G-sizes.svg", "G-profile.svg",
 					     "G-timeline.svg", "G-causality.svg", "G-p.dat",
@@ -438,7 +449,7 @@ static void page_numbers_equal_the_library(void **state)
 	char again[700], kept[600];
 	snprintf(kept, sizeof kept, "%s/raw/G.csv", dir);
 	snprintf(again, sizeof again, "G=%s", kept);
-	r = report((const char *[]){ "-o", dir, again, NULL });
+	r = report((const char *[]){ "-o", dir, "--copy-raw", again, NULL });
 	assert_int_equal(r.rc, 0);
 	char *original = tf_read_file(trace), *copy = tf_read_file(kept);
 	assert_string_equal(original, copy);
@@ -582,6 +593,46 @@ static void cross_prediction_by_node_pid(void **state)
 	free_two(spec, run);
 }
 
+/* X's configuration predicted from Y's trace on the page: the same P
+ * (the two placements differ only in the server's machine, which X's
+ * assignment moves back). */
+static struct page_cell x_from_y(const char *page)
+{
+	struct page_cell c;
+	assert_int_equal(page_cell(page, "cross-measured", "configuration of run", "X",
+				   "from the trace of Y", &c), 0);
+	assert_true(c.has_diff);
+	assert_float_equal(c.diff, 0, 1e-6);
+	return c;
+}
+
+/* A recorded log's processes are named by the names file beside it
+ * (LOG.names, "fsuser#1"); the predictions still place them by node.pid
+ * (before, the assignment was written with the names and refused). */
+static void cross_prediction_with_names_beside(void **state)
+{
+	(void)state;
+	const char *x, *y;
+	char a[600], b[600], beside[700];
+	two_placements(&x, &y);
+	snprintf(beside, sizeof beside, "%s.names", x);
+	tf_write_file(beside, "1.1 fsuser#1 requestor\n2.1 srv server\n");
+	snprintf(beside, sizeof beside, "%s.names", y);
+	tf_write_file(beside, "1.1 fsuser#1 requestor\n1.2 srv server\n");
+	snprintf(a, sizeof a, "X=%s", x);
+	snprintf(b, sizeof b, "Y=%s", y);
+	const char *dir = out_dir("crossnamed");
+	struct result r = report((const char *[]){ "-o", dir, a, b, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	x_from_y(page);
+	free(page);
+	result_free(&r);
+	unlink(beside);
+	snprintf(beside, sizeof beside, "%s.names", x);
+	unlink(beside);
+}
+
 /* The matrix on the page, with the thesis's beside it. */
 static void cross_prediction_on_the_page(void **state)
 {
@@ -589,24 +640,27 @@ static void cross_prediction_on_the_page(void **state)
 	const char *x, *y;
 	char a[600], b[600], ref[4096];
 	two_placements(&x, &y);
-	snprintf(a, sizeof a, "X=%s,names=%s", x, path_of("x.names"));
-	snprintf(b, sizeof b, "Y=%s,names=%s", y, path_of("y.names"));
+	/* X and Y name the thesis's file-system servers; Z is another program */
+	tf_write_file(path_of("xfs.names"), "1.1 RI requestor\n2.1 BM server\n");
+	tf_write_file(path_of("yfs.names"), "1.1 RI requestor\n1.2 BM server\n");
+	snprintf(a, sizeof a, "X=%s,names=%s", x, path_of("xfs.names"));
+	snprintf(b, sizeof b, "Y=%s,names=%s", y, path_of("yfs.names"));
+	char z[600];
+	snprintf(z, sizeof z, "Z=%s,names=%s", x, path_of("x.names"));
 	thesis_ref_default(ref, sizeof ref);
 	const char *dir = out_dir("cross");
-	const char *args[] = { "-o", dir, "--thesis", ref, "--title", "A & <B>", a, b, NULL };
+	const char *args[] = { "-o", dir, "--thesis", ref, "--title", "A & <B>", a, b, z, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	char *page = page_of(dir);
-	struct page_cell c;
-	assert_int_equal(page_cell(page, "cross-measured", "configuration of run", "X",
-				   "from the trace of Y", &c), 0);
-	assert_true(c.has_diff);
-	assert_float_equal(c.diff, 0, 1e-6);
+	struct page_cell c = x_from_y(page);
 	assert_float_equal(c.value, cell_value(page, "X-p", "mode", "measured", "P"), 1e-9);
 	assert_float_equal(cell_value(page, "cross-measured", "configuration of run", "Y", "its own P"),
 			   cell_value(page, "Y-p", "mode", "measured", "P"), 1e-9);
 	assert_int_equal(page_rows(page, "thesis-cross"), 3);
+	/* Z, another program, is left out of the matrix and said to be */
 	assert_int_equal(page_rows(page, "cross-contention"), 2);
+	assert_non_null(strstr(page, "Not in the matrix: Z (no process of the same name"));
 	assert_non_null(strstr(page, "<title>A &amp; &lt;B&gt;</title>"));
 	/* The thesis's numbers only in panels labelled as its reference. */
 	assert_non_null(strstr(page, "<table id=\"thesis-cross\" class=\"ref\">"));
@@ -614,6 +668,16 @@ static void cross_prediction_on_the_page(void **state)
 	assert_non_null(strstr(page, "differed from the measured P by at most 4%"));
 	assert_float_equal(cell_value(page, "X-p", "mode", "measured", "thesis P (reference, file "
 				      "system)"), 1.43, 1e-12);
+	/* but not beside another program: no thesis column, no sentence */
+	assert_int_equal(page_cell(page, "Z-p", "mode", "measured", "thesis P (reference, file "
+				   "system)", &c), -1);
+	assert_int_equal(page_cell(page, "Z-p", "mode", "measured", "P", &c), 0);
+	const char *zsec = strstr(page, "id=\"Z\""), *raw = strstr(page, "id=\"raw-data\"");
+	assert_non_null(zsec);
+	for (const char *at = strstr(zsec, "class=\"ref\""); at && at < raw;
+	     at = strstr(at + 1, "class=\"ref\""))
+		if (at < strstr(zsec, "id=\"cross\""))
+			fail_msg("a thesis panel in run Z's section");
 	free(page);
 	result_free(&r);
 }
@@ -630,7 +694,7 @@ static void log_input_is_kept_with_its_csv(void **state)
 	const char *dir = out_dir("logrun");
 	char run[600], err[512];
 	snprintf(run, sizeof run, "L=%s", log);
-	const char *args[] = { "-o", dir, run, NULL };
+	const char *args[] = { "-o", dir, "--copy-raw", run, NULL };
 	struct result r = report(args);
 	assert_int_equal(r.rc, 0);
 	char kept[600], csv[600], want_path[600];
@@ -653,6 +717,40 @@ static void log_input_is_kept_with_its_csv(void **state)
 	free(orig);
 	free(copy);
 	free(got);
+	result_free(&r);
+}
+
+/* By default the input is linked where it lies, relative to DIR, and
+ * nothing is copied (a real run's logs are tens of megabytes). */
+static void input_is_linked_not_copied(void **state)
+{
+	(void)state;
+	const char *trace = generated_trace("linked.csv", 20, 1, "3.1");
+	const char *dir = out_dir("linked");
+	char run[600], href[700], target[1400];
+	snprintf(run, sizeof run, "G=%s", trace);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	assert_false(exists(dir, "raw"));
+	char *page = page_of(dir);
+	/* the link's target, taken relative to DIR, is the input itself */
+	const char *at = strstr(page, "<table id=\"raw\"");
+	assert_non_null(at);
+	at = strstr(at, "<a href=\"");
+	assert_non_null(at);
+	at += strlen("<a href=\"");
+	size_t n = strcspn(at, "\"");
+	assert_true(n < sizeof href);
+	memcpy(href, at, n);
+	href[n] = '\0';
+	assert_true(href[0] != '/');
+	snprintf(target, sizeof target, "%s/%s", dir, href);
+	char *original = tf_read_file(trace), *linked = tf_read_file(target);
+	assert_non_null(linked);
+	assert_string_equal(original, linked);
+	free(original);
+	free(linked);
+	free(page);
 	result_free(&r);
 }
 
@@ -742,12 +840,152 @@ static void the_table_beside_the_log_is_used(void **state)
 	assert_non_null(strstr(page, "Recorded in virtual time, it took 1 ns from its first to its "
 				     "last event; t_max with CPU contention predicts 50 ns (+4900.0%)."));
 	/* and where the time went: the message's 1 ns between the nodes */
-	assert_non_null(strstr(page, "Where the time went (its critical path): 100.0% in_flight."));
+	assert_non_null(strstr(page, "Where the time went (its critical path): 100.0% messages in flight."));
 	assert_non_null(strstr(page, "its critical path (dpm critical"));
 	assert_non_null(strstr(page, "<table id=\"B-critical-states\""));
 	free(page);
 	result_free(&r);
 	unlink(table);
+}
+
+/* Whether column head of table id never grows from row to row; how many rows. */
+static int never_grows(const char *page, const char *id, const char *head)
+{
+	static struct page_cell col[512];
+	int n = page_column(page, id, head, col, 512);
+	assert_true(n > 0);
+	for (int i = 1; i < n; i++)
+		if (col[i].value > col[i - 1].value)
+			fail_msg("%s: %s grows at row %d (%g after %g)", id, head, i + 1, col[i].value,
+				 col[i - 1].value);
+	return n;
+}
+
+/* The page opens with the answer: a row per run naming the biggest state
+ * of its critical path (the first row of its states table, which is
+ * ranked), before any run's details; the details are ranked, and rows of
+ * nothing are left out and counted.  On the recorded TSP run of
+ * tests/export (2 nodes), with a table that puts it on one clock. */
+static void answer_first_and_tables_ranked(void **state)
+{
+	(void)state;
+	/* the fixture, found from this file's own path (tests/unit/..) */
+	char log[600], table[600], run[1300];
+	snprintf(log, sizeof log, "%.*sexport/tsp-2nodes.log",
+		 (int)(strlen(__FILE__) - strlen("unit/test_report.c")), __FILE__);
+	snprintf(table, sizeof table, "%s", path_of("tsp2.mtime"));
+	tf_write_file(table, "# clock=virtual\nsize_bytes,local_ns,remote_ns\n1,5000,50000\n");
+	const char *dir = out_dir("answer");
+	snprintf(run, sizeof run, "T=%s,mtime=%s", log, table);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	char why[256];
+	if (page_check(page, why, sizeof why) < 0)
+		fail_msg("the page is not well-formed: %s", why);
+	/* the answer comes first, one row, the biggest state named */
+	const char *answer = strstr(page, "<table id=\"answer\"");
+	assert_non_null(answer);
+	assert_true(answer < strstr(page, "id=\"T-stats\""));
+	assert_int_equal(page_rows(page, "answer"), 1);
+	struct page_cell first[8], where, limit;
+	assert_int_equal(never_grows(page, "T-critical-states", "on the path") > 0, 1);
+	assert_true(page_column(page, "T-critical-states", "what it is", first, 8) > 0);
+	assert_int_equal(page_cell(page, "answer", "run", "T", "where its time went", &where), 0);
+	assert_non_null(strstr(where.text, first[0].text));
+	assert_int_equal(page_cell(page, "answer", "run", "T", "what limits P", &limit), 0);
+	assert_true(strlen(limit.text) > 10);
+	/* ranked details */
+	int shown = never_grows(page, "T-processes", "%CPU");
+	never_grows(page, "T-destinations", "sent");
+	never_grows(page, "T-tproc", "t_proc");
+	never_grows(page, "T-critical-processes", "total");
+	/* a state with no time on the path has no column in the by-process
+	 * table (this run never queues on its path), one with time has */
+	struct page_cell who[1], cell;
+	assert_int_equal(page_column(page, "T-critical-processes", "process", who, 1), 1);
+	assert_int_equal(page_cell(page, "T-critical-states", "state", "queued", "on the path",
+				   &cell), -1);
+	assert_int_equal(page_cell(page, "T-critical-processes", "process", who[0].text, "queued",
+				   &cell), -1);
+	assert_int_equal(page_cell(page, "T-critical-processes", "process", who[0].text, "running",
+				   &cell), 0);
+	/* the processes left out are counted: shown + left out = all */
+	const char *para = strstr(page, "id=\"T-stats\"");
+	size_t all = 0, left = 0;
+	assert_int_equal(sscanf(strstr(para, "events, ") + 8, "%zu processes", &all), 1);
+	const char *line = strstr(page, "processes with no events and no messages left out.");
+	if (line) {
+		while (line > page && line[-1] != '>')
+			line--;
+		assert_int_equal(sscanf(line, "%zu", &left), 1);
+	}
+	assert_int_equal((size_t)shown + left, all);
+	/* the timelines: the whole run (as long as the critical section says it
+	 * took), its messages drawn as the caption counts them, small files */
+	char took[64], whole[64];
+	const char *at = strstr(page, "The run took ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "The run took %63[^f]from", took), 1);
+	at = strstr(page, "The whole run, ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "The whole run, %63[^,],", whole), 1);
+	took[strlen(took) - 1] = '\0';
+	assert_string_equal(took, whole);
+	size_t drawn = 0, messages = 0, zoomed = 0;
+	at = strstr(at, "SEND to RECEIVE, ");
+	assert_non_null(at);
+	if (sscanf(at, "SEND to RECEIVE, all %zu drawn", &messages) == 1)
+		drawn = messages;
+	else
+		assert_int_equal(sscanf(at, "SEND to RECEIVE, one message in %*u drawn (%zu of %zu)",
+					&drawn, &messages), 2);
+	assert_true(messages > 100);
+	at = strstr(page, "every message sent in the window (");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "every message sent in the window (%zu)", &zoomed), 1);
+	assert_true(zoomed > 0);
+	char svg[700];
+	snprintf(svg, sizeof svg, "%s/T-overview.svg", dir);
+	char *picture = tf_read_file(svg);
+	assert_non_null(picture);
+	assert_true(strlen(picture) < 200000);
+	assert_int_equal(page_count(picture, "<line ") - 5, drawn); /* 5 ticks */
+	free(picture);
+	snprintf(svg, sizeof svg, "%s/T-zoom.svg", dir);
+	picture = tf_read_file(svg);
+	assert_non_null(picture);
+	assert_int_equal(page_count(picture, "<line ") - 5, zoomed);
+	free(picture);
+	free(page);
+	result_free(&r);
+	unlink(table);
+}
+
+/* A process whose messages all fall in a sliver of the run gets no rate
+ * (one message each way in 20 ns of a 1 ms run read "50000000 msgs/s"). */
+static void no_rate_over_a_sliver(void **state)
+{
+	(void)state;
+	const char *csv = path_of("sliver.csv");
+	tf_write_file(csv, "type,time_ns,cpu_ns,task,src,dst,msg_id,length\n"
+			   "SEND,0,10,1.1,1.1,1.2,0x1,10\nRECEIVE,10,10,1.2,1.1,1.2,0x1,10\n"
+			   "SEND,20,20,1.2,1.2,1.1,0x2,10\nRECEIVE,30,20,1.1,1.2,1.1,0x2,10\n"
+			   "SEND,500000,30,1.1,1.1,1.3,0x3,10\nRECEIVE,500010,10,1.3,1.1,1.3,0x3,10\n"
+			   "SEND,500020,20,1.3,1.3,1.1,0x4,10\nRECEIVE,1000000,40,1.1,1.3,1.1,0x4,10\n");
+	const char *dir = out_dir("sliver");
+	char run[600];
+	snprintf(run, sizeof run, "S=%s", csv);
+	struct result r = report((const char *[]){ "-o", dir, run, NULL });
+	assert_int_equal(r.rc, 0);
+	char *page = page_of(dir);
+	struct page_cell c;
+	assert_int_equal(page_cell(page, "S-processes", "process", "1.2", "msgs/s", &c), 0);
+	assert_string_equal(c.text, "-");
+	assert_int_equal(page_cell(page, "S-processes", "process", "1.1", "msgs/s", &c), 0);
+	assert_float_equal(c.value, 4 * 1e9 / 1000000, 1e-6);
+	free(page);
+	result_free(&r);
 }
 
 /* Plots with nothing to show say so instead of making gnuplot fail. */
@@ -1337,11 +1575,15 @@ int main(void)
 		cmocka_unit_test(cross_prediction_known_answer),
 		cmocka_unit_test(cross_prediction_by_node_pid),
 		cmocka_unit_test(cross_prediction_on_the_page),
+		cmocka_unit_test(cross_prediction_with_names_beside),
 		cmocka_unit_test(log_input_is_kept_with_its_csv),
+		cmocka_unit_test(input_is_linked_not_copied),
 		cmocka_unit_test(missing_tools_still_make_the_page),
 		cmocka_unit_test(failing_tool_exits_1),
 		cmocka_unit_test(nothing_to_plot),
 		cmocka_unit_test(the_table_beside_the_log_is_used),
+		cmocka_unit_test(answer_first_and_tables_ranked),
+		cmocka_unit_test(no_rate_over_a_sliver),
 		cmocka_unit_test(fs_completion_on_one_clock),
 		cmocka_unit_test(unwritable_output_directory),
 		cmocka_unit_test(bad_input_exits_2_before_writing),
