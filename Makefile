@@ -10,7 +10,7 @@ BUILD      ?= build
 HOSTCC     ?= gcc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
 HOST_LDLIBS := -lm
-UNIT_LDLIBS := -lcmocka -lm
+UNIT_LDLIBS := -lcmocka -lm -lnettle
 
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm
