@@ -9,7 +9,7 @@
 BUILD      ?= build
 HOSTCC     ?= gcc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
-HOST_LDLIBS := -lm
+HOST_LDLIBS := -lm -lnettle
 UNIT_LDLIBS := -lcmocka -lm -lnettle
 
 DEPS_STAMP := $(BUILD)/deps/.done

@@ -13,11 +13,6 @@
 #define FWCFG_NAME_LEN 56
 #define FWCFG_MAX_FILES 4096
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 int32_t fwcfg_file(const char *name, void *buf, uint32_t size)
 {
 	uint8_t sig[4], word[4], entry[64];
@@ -27,7 +22,7 @@ int32_t fwcfg_file(const char *name, void *buf, uint32_t size)
 		return -1;
 	arch_fwcfg_select(FWCFG_FILE_DIR);
 	arch_fwcfg_read(word, sizeof word);
-	uint32_t count = be32(word), len = (uint32_t)strlen(name);
+	uint32_t count = load_be32(word), len = (uint32_t)strlen(name);
 	if (len >= FWCFG_NAME_LEN)
 		return -1;
 	for (uint32_t i = 0; i < count && i < FWCFG_MAX_FILES; i++) {
@@ -35,7 +30,7 @@ int32_t fwcfg_file(const char *name, void *buf, uint32_t size)
 		const char *ename = (const char *)entry + 8;
 		if (strncmp(ename, name, FWCFG_NAME_LEN) || ename[len] != '\0')
 			continue;
-		uint32_t fsize = be32(entry);
+		uint32_t fsize = load_be32(entry);
 		arch_fwcfg_select((uint16_t)(entry[4] << 8 | entry[5]));
 		arch_fwcfg_read(buf, fsize < size ? fsize : size);
 		return (int32_t)fsize;

@@ -16,6 +16,13 @@
  * shows the right secret is refused, and the refusal logged on stderr,
  * which the cluster keeps in DIR/ctl.service.log.
  *
+ * Every connection is greeted with a challenge (kernel/abi/hostauth.h):
+ * a node's kernel answers it with the cluster's secret before its agent
+ * says anything, and a HELLO is taken only for the node id so proven, one
+ * agent per node; a controller skips the challenge and shows the secret.
+ * So a peer without the secret can neither pose as a node nor report on
+ * any process, and a node reports only on its own processes.
+ *
  * In virtual time (docs/virtual-time.md §2.6) an agent whose kernel times
  * its gate speaks in envelopes (kernel/abi/control.h): its frames carry
  * node times, and the hub hands them on in time order, stamps every
@@ -46,6 +53,7 @@
 #include "cluster_commands.h"
 #include "qemu/control/ctl_wire.h"
 #include "qemu/control/hub_vtime.h"
+#include "hostfilter/filter/nodeauth.h"
 
 #define HUB_MAX_CONNS 48
 /* A connection that has not said who it is after this long is closed.  Long,
@@ -74,6 +82,8 @@ struct conn {
 	int scripted;         /* controller: CTL_AUTH_SCRIPTED */
 	int auth_waits;       /* controller: its AUTH is answered when a hold ends */
 	uint32_t auth_id;
+	struct nodeauth auth; /* CONN_NEW: the challenge sent, the answer so far */
+	uint32_t proven;      /* the node id its answer proved (0: none) */
 };
 
 /* A request forwarded to a node, waiting for its reply. */
@@ -95,6 +105,7 @@ struct owned {
 struct hub {
 	int listener;
 	char secret[CTL_SECRET_HEX + 1];
+	struct nodeauth_key key;  /* the same secret, as the nodes' HMAC key */
 	struct conn conns[HUB_MAX_CONNS];
 	struct pending pending[HUB_MAX_PENDING];
 	struct owned owned[HUB_MAX_OWNED];
@@ -278,6 +289,17 @@ static void hello(struct hub *h, struct conn *c, const struct ctl_frame *f)
 	struct conn *other = node_conn(h, f->node);
 	if (f->node == 0 || f->node > 0xff) {
 		refuse(h, c, 0, E_INVAL, "HELLO from an impossible node id");
+		return;
+	}
+	if (f->node != c->proven) {
+		char why[96];
+		if (c->proven)
+			snprintf(why, sizeof why, "HELLO as node %u from node %u", (unsigned)f->node,
+				 (unsigned)c->proven);
+		else
+			snprintf(why, sizeof why, "HELLO as node %u without authenticating",
+				 (unsigned)f->node);
+		refuse(h, c, 0, E_RIGHTS, why);
 		return;
 	}
 	if (other && other != c) {
@@ -495,11 +517,38 @@ static int starts_with_envelope(const struct ctl_wire *w)
 	return magic == CTL_ENV_MAGIC;
 }
 
+/* A new connection that begins with a node's answer to its challenge:
+ * 1 proven (or not an answer: frames follow), 0 wait for more, -1 refused. */
+static int take_answer(struct hub *h, struct conn *c)
+{
+	uint32_t magic;
+	if (c->kind != CONN_NEW || c->proven || c->timed || c->w.rx_taken)
+		return 1;
+	if (c->w.rx_len < 4)
+		return 0;
+	memcpy(&magic, c->w.rx, 4);
+	if (magic != HOSTAUTH_ANSWER_MAGIC)
+		return 1;
+	uint8_t answer[HOSTAUTH_ANSWER_SIZE];
+	if (!ctl_wire_take_raw(&c->w, answer, sizeof answer))
+		return 0;
+	const char *why = "";
+	if (nodeauth_feed(&c->auth, &h->key, answer, sizeof answer, &why) != 1) {
+		refuse(h, c, 0, E_RIGHTS, why);
+		return -1;
+	}
+	c->proven = c->auth.node;
+	logf_hub("node %u authenticated (%s)", (unsigned)c->proven, c->peer);
+	return 1;
+}
+
 static void take_frames(struct hub *h, struct conn *c)
 {
 	struct ctl_frame f;
 	const uint8_t *payload;
 	int r = 0;
+	if (take_answer(h, c) <= 0)
+		return;
 	if (c->kind == CONN_NEW && !c->timed && starts_with_envelope(&c->w)) {
 		if (ctl_wire_init(&c->frames, -1, 0) < 0) {
 			close_conn(h, c, "out of memory");
@@ -540,8 +589,14 @@ static void accept_conn(struct hub *h)
 		close(fd);
 		return;
 	}
+	if (nodeauth_begin(&c->auth) < 0 || ctl_wire_send_raw(&c->w, &c->auth.chal, sizeof c->auth.chal) < 0) {
+		logf_hub("refused a connection: no challenge could be made (%s)", strerror(errno));
+		ctl_wire_close(&c->w);
+		return;
+	}
 	c->in_use = 1;
 	c->kind = CONN_NEW;
+	c->proven = 0;
 	c->timed = c->scripted = c->auth_waits = 0;
 	c->sent = 0;
 	c->serial = ++h->next_serial;
@@ -678,6 +733,11 @@ static int read_secret(struct hub *h, const char *dir)
 	h->secret[n] = '\0';
 	if (n != CTL_SECRET_HEX) {
 		logf_hub("%s holds no secret of %u hex digits", path, CTL_SECRET_HEX);
+		return -1;
+	}
+	char err[4300];
+	if (nodeauth_load(&h->key, path, err, sizeof err) < 0) {
+		logf_hub("%s", err);
 		return -1;
 	}
 	return 0;
