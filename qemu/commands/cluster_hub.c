@@ -36,6 +36,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -56,6 +57,7 @@
 #include "hostfilter/filter/nodeauth.h"
 
 #define HUB_MAX_CONNS 48
+#define HUB_BACKLOG 64
 /* A connection that has not said who it is after this long is closed.  Long,
  * since QEMU opens a node's connection (its guestfwd) when the node starts,
  * and the agent says HELLO only once the node has booted, on a busy host
@@ -104,6 +106,10 @@ struct owned {
 
 struct hub {
 	int listener;
+	int spare;            /* a descriptor held to take and close one
+	                         connection when the process has none left */
+	int at_cap;           /* every place taken (said once per time) */
+	unsigned long capped; /* connections closed for want of a place */
 	char secret[CTL_SECRET_HEX + 1];
 	struct nodeauth_key key;  /* the same secret, as the nodes' HMAC key */
 	struct conn conns[HUB_MAX_CONNS];
@@ -573,26 +579,61 @@ static void take_frames(struct hub *h, struct conn *c)
 		close_conn(h, c, "malformed frames");
 }
 
-static void accept_conn(struct hub *h)
+/* Out of descriptors: the waiting connection is taken with the spare and
+ * closed, or poll would wake at once for ever; said the first time and
+ * every 100th. */
+static void refuse_unaccepted(struct hub *h, int err)
+{
+	if (h->capped++ % 100 == 0)
+		logf_hub("cannot take a connection (%s); closed %lu so far, the others go on",
+			 strerror(err), h->capped);
+	if (h->spare >= 0) {
+		close(h->spare);
+		int fd = accept4(h->listener, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		h->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+}
+
+/* Take one waiting connection: 1 taken (or closed at the cap), 0 none
+ * waits or it cannot be taken now. */
+static int accept_conn(struct hub *h)
 {
 	struct sockaddr_in peer;
 	socklen_t len = sizeof peer;
 	int fd = accept4(h->listener, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+			refuse_unaccepted(h, errno);
+		return 0; /* anything else: none waits, one that went, or a passing error */
+	}
 	struct conn *c = NULL;
 	for (int i = 0; i < HUB_MAX_CONNS && !c; i++)
 		if (!h->conns[i].in_use)
 			c = &h->conns[i];
-	if (!c || ctl_wire_init(&c->w, fd, 0) < 0) {
-		logf_hub("refused a connection: %d connections at most", HUB_MAX_CONNS);
+	if (!c) {
+		if (!h->at_cap)
+			logf_hub("connection cap reached (%d connections); closing new connections until "
+				 "a place is free", HUB_MAX_CONNS);
+		h->at_cap = 1;
+		h->capped++;
 		close(fd);
-		return;
+		return 1;
+	}
+	if (h->at_cap) {
+		logf_hub("a place is free again; %lu connections were closed at the cap", h->capped);
+		h->at_cap = 0;
+	}
+	if (ctl_wire_init(&c->w, fd, 0) < 0) {
+		logf_hub("refused a connection: out of memory");
+		close(fd);
+		return 1;
 	}
 	if (nodeauth_begin(&c->auth) < 0 || ctl_wire_send_raw(&c->w, &c->auth.chal, sizeof c->auth.chal) < 0) {
 		logf_hub("refused a connection: no challenge could be made (%s)", strerror(errno));
 		ctl_wire_close(&c->w);
-		return;
+		return 1;
 	}
 	c->in_use = 1;
 	c->kind = CONN_NEW;
@@ -602,6 +643,7 @@ static void accept_conn(struct hub *h)
 	c->serial = ++h->next_serial;
 	clock_gettime(CLOCK_MONOTONIC, &c->since);
 	snprintf(c->peer, sizeof c->peer, "%s:%u", inet_ntoa(peer.sin_addr), ntohs(peer.sin_port));
+	return 1;
 }
 
 /* A connection that has said neither HELLO nor AUTH in time holds a place
@@ -701,8 +743,10 @@ static void serve(struct hub *h)
 		}
 		if (poll(fds, (nfds_t)n, 1000) < 0 && errno != EINTR)
 			break;
-		if (fds[0].revents & POLLIN)
-			accept_conn(h);
+		/* every waiting connection, so a flood meets the cap at once rather
+		 * than waiting in the backlog (bounded: the backlog's length) */
+		for (int k = 0; (fds[0].revents & POLLIN) && k < HUB_BACKLOG && accept_conn(h); k++)
+			;
 		for (int i = 1; i < n; i++) {
 			if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -745,13 +789,13 @@ static int read_secret(struct hub *h, const char *dir)
 
 static int listen_on(struct hub *h, int port)
 {
-	h->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	h->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	int one = 1;
 	setsockopt(h->listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	if (h->listener < 0 || bind(h->listener, (struct sockaddr *)&a, sizeof a) < 0 ||
-	    listen(h->listener, 16) < 0) {
+	    listen(h->listener, HUB_BACKLOG) < 0) {
 		logf_hub("cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
 		return -1;
 	}
@@ -801,6 +845,7 @@ int cluster_hub_main(int argc, char **argv)
 	}
 	static struct hub h;
 	h.hello_seconds = hello;
+	h.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	hub_vt_init(&h.vt, (uint32_t)hold, hold > 0);
 	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
 		return 1;

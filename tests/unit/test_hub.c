@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -321,16 +322,21 @@ static void silent_connections_cannot_lock_the_hub(void **state)
 	(void)state;
 	struct hub_run h;
 	hub_start(&h);
-	int idle[48];
-	for (int i = 0; i < 48; i++) /* every place the hub has */
+	int idle[64];
+	for (int i = 0; i < 64; i++) /* every place the hub has, and 16 more */
 		idle[i] = try_connect(h.port);
 	nanosleep(&(struct timespec){ 4, 0 }, NULL); /* past the hub's --hello-timeout 2 */
 	struct ctl_wire ctl;
 	controller(&ctl, h.port);
 	ctl_wire_close(&ctl);
-	for (int i = 0; i < 48; i++)
+	for (int i = 0; i < 64; i++)
 		if (idle[i] >= 0)
 			close(idle[i]);
+	const char *log = hub_log(&h), *cap = strstr(log, "connection cap reached (48 connections)");
+	assert_non_null(cap);
+	assert_null(strstr(cap + 1, "connection cap reached")); /* said once */
+	assert_non_null(strstr(log, "a place is free again; "));
+	assert_true(hub_alive(&h));
 	hub_stop(&h);
 }
 
@@ -419,6 +425,35 @@ static void a_peer_that_never_answers_is_closed(void **state)
 	assert_true(closed_by_hub(&w));
 	ctl_wire_close(&w);
 	assert_non_null(strstr(hub_log(&h), "said nothing in time"));
+	hub_stop(&h);
+}
+
+/* Out of descriptors (a flood under a low limit): the hub closes what it
+ * cannot take, says so, does not spin, and serves a controller once
+ * descriptors are free again. */
+static void out_of_descriptors_is_survived(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	struct rlimit old, low = { 20, 20 };
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0); /* the child inherits it */
+	hub_start(&h);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	int flood[30];
+	for (int i = 0; i < 30; i++)
+		flood[i] = try_connect(h.port);
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	for (int i = 0; i < 30; i++)
+		if (flood[i] >= 0)
+			close(flood[i]);
+	nanosleep(&(struct timespec){ 3, 0 }, NULL); /* the taken ones closed by --hello-timeout */
+	struct ctl_wire ctl;
+	controller(&ctl, h.port);
+	ctl_wire_close(&ctl);
+	assert_non_null(strstr(hub_log(&h), "cannot take a connection (Too many open files)"));
+	assert_true(hub_alive(&h));
 	hub_stop(&h);
 }
 
@@ -553,6 +588,7 @@ int main(void)
 		cmocka_unit_test(silent_connections_cannot_lock_the_hub),
 		cmocka_unit_test(a_forged_node_is_refused_and_logged),
 		cmocka_unit_test(a_peer_that_never_answers_is_closed),
+		cmocka_unit_test(out_of_descriptors_is_survived),
 		cmocka_unit_test(a_scripted_controller_reacts_at_node_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
