@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -34,6 +33,7 @@
 #include "qemu/dpm_commands.h"
 #include "hostfilter/filter/meterstream.h"
 #include "hostfilter/filter/nodeauth.h"
+#include "hostfilter/filter/shed.h"
 
 #define MAX_CONNS_LIMIT 4096
 #define MAX_CONNS_DEFAULT 256
@@ -320,30 +320,17 @@ static void drop_conn(struct filter *fl, size_t i)
 	}
 }
 
-/* Out of descriptors (or kernel memory): the waiting connection cannot be
- * taken, and left in the backlog it would wake poll at once for ever.  The
- * spare descriptor makes room to accept it and close it at once; the nodes
- * already connected go on.  Said on stderr the first time and every 100th. */
-static void refuse_one(struct filter *fl, int err)
-{
-	if (fl->refused++ % 100 == 0)
-		fprintf(stderr, "dpm filter: cannot take a connection (%s); refused %lu so far, "
-				"the connected nodes go on\n", strerror(err), fl->refused);
-	if (fl->spare_fd >= 0) {
-		close(fl->spare_fd);
-		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	}
-}
-
 static int accept_all(struct filter *fl)
 {
 	for (;;) {
 		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
-			refuse_one(fl, errno);
+		int err = errno;
+		if (fd < 0 && accept_shed(fl->listen_fd, &fl->spare_fd, err)) {
+			/* out of descriptors or kernel memory: the connected nodes go
+			 * on; said the first time and every 100th */
+			if (fl->refused++ % 100 == 0)
+				fprintf(stderr, "dpm filter: cannot take a connection (%s); refused %lu so "
+						"far, the connected nodes go on\n", strerror(err), fl->refused);
 			return 0;
 		}
 		if (fd < 0) /* nothing more to take now, or a connection that went */
@@ -607,7 +594,7 @@ int filter_main(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	fl->listen_fd = -1;
-	fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fl->spare_fd = spare_open();
 	fl->core.log.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &fl->started);
 	stop_requested = 0;

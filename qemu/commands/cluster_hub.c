@@ -36,7 +36,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -55,6 +54,7 @@
 #include "qemu/control/ctl_wire.h"
 #include "qemu/control/hub_vtime.h"
 #include "hostfilter/filter/nodeauth.h"
+#include "hostfilter/filter/shed.h"
 
 #define HUB_MAX_CONNS 48
 #define HUB_BACKLOG 64
@@ -579,23 +579,6 @@ static void take_frames(struct hub *h, struct conn *c)
 		close_conn(h, c, "malformed frames");
 }
 
-/* Out of descriptors: the waiting connection is taken with the spare and
- * closed, or poll would wake at once for ever; said the first time and
- * every 100th. */
-static void refuse_unaccepted(struct hub *h, int err)
-{
-	if (h->capped++ % 100 == 0)
-		logf_hub("cannot take a connection (%s); closed %lu so far, the others go on",
-			 strerror(err), h->capped);
-	if (h->spare >= 0) {
-		close(h->spare);
-		int fd = accept4(h->listener, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		h->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	}
-}
-
 /* Take one waiting connection: 1 taken (or closed at the cap), 0 none
  * waits or it cannot be taken now. */
 static int accept_conn(struct hub *h)
@@ -604,9 +587,11 @@ static int accept_conn(struct hub *h)
 	socklen_t len = sizeof peer;
 	int fd = accept4(h->listener, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC);
 	if (fd < 0) {
-		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-			refuse_unaccepted(h, errno);
-		return 0; /* anything else: none waits, one that went, or a passing error */
+		int err = errno;
+		if (accept_shed(h->listener, &h->spare, err) && h->capped++ % 100 == 0)
+			logf_hub("cannot take a connection (%s); closed %lu so far, the others go on",
+				 strerror(err), h->capped);
+		return 0; /* else: none waits, one that went, or a passing error */
 	}
 	struct conn *c = NULL;
 	for (int i = 0; i < HUB_MAX_CONNS && !c; i++)
@@ -845,7 +830,7 @@ int cluster_hub_main(int argc, char **argv)
 	}
 	static struct hub h;
 	h.hello_seconds = hello;
-	h.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	h.spare = spare_open();
 	hub_vt_init(&h.vt, (uint32_t)hold, hold > 0);
 	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
 		return 1;
