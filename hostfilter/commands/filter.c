@@ -299,7 +299,8 @@ static int add_conn(struct filter *fl, int fd)
 		return 0;
 	}
 	if (stream_open(&fl->core, &cn->s)) {
-		fprintf(stderr, "dpm filter: out of memory\n");
+		fprintf(stderr, "dpm filter: out of memory for a new connection; closed\n");
+		stream_free(&cn->s);
 		close(fd);
 		return -1;
 	}
@@ -333,11 +334,16 @@ static int accept_all(struct filter *fl)
 						"far, the connected nodes go on\n", strerror(err), fl->refused);
 			return 0;
 		}
-		if (fd < 0) /* nothing more to take now, or a connection that went */
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-					       errno == ECONNABORTED || errno == EPROTO ? 0 : -1;
-		if (add_conn(fl, fd))
-			return -1;
+		if (fd < 0 && accept_failure(err) == ACCEPT_BROKEN) {
+			fprintf(stderr, "dpm filter: the listening socket failed (%s); no new connections, "
+					"the connected nodes go on\n", strerror(err));
+			close(fl->listen_fd);
+			fl->listen_fd = -1;
+			return 0;
+		}
+		if (fd < 0) /* nothing more to take now, a connection that went, a passing error */
+			return 0;
+		add_conn(fl, fd); /* what it cannot take it closes and says */
 	}
 }
 

@@ -15,9 +15,21 @@ int spare_open(void)
 	return open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
+enum accept_failure accept_failure(int err)
+{
+	switch (err) {
+	case EMFILE: case ENFILE: case ENOBUFS: case ENOMEM:
+		return ACCEPT_SHED;
+	case EBADF: case EINVAL: case ENOTSOCK: case EOPNOTSUPP: case EFAULT:
+		return ACCEPT_BROKEN;
+	default:
+		return ACCEPT_AGAIN;
+	}
+}
+
 int accept_shed(int listener, int *spare, int err)
 {
-	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM)
+	if (accept_failure(err) != ACCEPT_SHED)
 		return 0;
 	if (*spare >= 0) {
 		close(*spare);

@@ -16,4 +16,16 @@ int accept_shed(int listener, int *spare, int err);
 /* The spare descriptor (/dev/null), or -1. */
 int spare_open(void);
 
+/* What a failed accept() means for the service, by its errno. */
+enum accept_failure {
+	ACCEPT_AGAIN,    /* nothing waits, the connection went, or a passing
+	                    error (EAGAIN, EINTR, ECONNABORTED, EPROTO, EPERM,
+	                    network errors, ...): poll again */
+	ACCEPT_SHED,     /* out of descriptors or memory: accept_shed */
+	ACCEPT_BROKEN,   /* the listening socket itself is unusable (EBADF,
+	                    EINVAL, ENOTSOCK, EOPNOTSUPP, EFAULT): stop
+	                    listening, keep serving the connections held */
+};
+enum accept_failure accept_failure(int err);
+
 #endif

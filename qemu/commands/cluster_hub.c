@@ -109,6 +109,7 @@ struct hub {
 	int spare;            /* a descriptor held to take and close one
 	                         connection when the process has none left */
 	int at_cap;           /* every place taken (said once per time) */
+	int listener_failed;  /* accept() says the listener is unusable */
 	unsigned long capped; /* connections closed for want of a place */
 	char secret[CTL_SECRET_HEX + 1];
 	struct nodeauth_key key;  /* the same secret, as the nodes' HMAC key */
@@ -591,6 +592,11 @@ static int accept_conn(struct hub *h)
 		if (accept_shed(h->listener, &h->spare, err) && h->capped++ % 100 == 0)
 			logf_hub("cannot take a connection (%s); closed %lu so far, the others go on",
 				 strerror(err), h->capped);
+		if (accept_failure(err) == ACCEPT_BROKEN && !h->listener_failed) {
+			logf_hub("the listening socket failed (%s); the connections held go on",
+				 strerror(err));
+			h->listener_failed = 1; /* polled no more */
+		}
 		return 0; /* else: none waits, one that went, or a passing error */
 	}
 	struct conn *c = NULL;
@@ -707,7 +713,7 @@ static void serve(struct hub *h)
 		close_silent(h);
 		vt_step(h);
 		int n = 0;
-		fds[n++] = (struct pollfd){ .fd = h->listener, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = h->listener_failed ? -1 : h->listener, .events = POLLIN };
 		for (int i = 0; i < HUB_MAX_CONNS; i++) {
 			struct conn *c = &h->conns[i];
 			if (!c->in_use)
