@@ -106,18 +106,29 @@ static void test_right_answer(void **state)
 	assert_int_equal(nodeauth_wanted(&a), 0);
 }
 
+/* A fresh handshake of a service holding `secret`, answered by a node that
+ * holds node_secret and made its answer as node `made_for`, the answer then
+ * claiming node `claimed`: what the service says. */
+static int try_answer(const char *node_secret, uint32_t made_for, uint32_t claimed, const char **why)
+{
+	struct nodeauth_key k, theirs;
+	struct nodeauth a;
+	struct hostauth_answer ans;
+	load_key(&k, secret);
+	load_key(&theirs, node_secret);
+	assert_int_equal(nodeauth_begin(&a), 0);
+	hostauth_answer_make(theirs.key, (const uint8_t *)&a.chal, made_for, &ans);
+	ans.node = claimed;
+	return feed_all(&a, &k, &ans, sizeof ans, why);
+}
+
 static void test_wrong_secret(void **state)
 {
 	(void)state;
-	struct nodeauth_key k, other;
-	struct nodeauth a;
-	struct hostauth_answer ans;
 	const char *why = NULL;
-	load_key(&k, secret);
-	load_key(&other, "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210\n");
-	assert_int_equal(nodeauth_begin(&a), 0);
-	hostauth_answer_make(other.key, (const uint8_t *)&a.chal, 1, &ans);
-	assert_int_equal(feed_all(&a, &k, &ans, sizeof ans, &why), -1);
+	assert_int_equal(try_answer(secret, 1, 1, &why), 1);
+	assert_int_equal(try_answer("fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210\n",
+				    1, 1, &why), -1);
 	assert_non_null(strstr(why, "wrong"));
 }
 
@@ -143,18 +154,10 @@ static void test_replayed_answer(void **state)
 static void test_forged_node(void **state)
 {
 	(void)state;
-	struct nodeauth_key k;
-	struct nodeauth a;
-	struct hostauth_answer ans;
 	const char *why = NULL;
-	load_key(&k, secret);
-	assert_int_equal(nodeauth_begin(&a), 0);
-	hostauth_answer_make(k.key, (const uint8_t *)&a.chal, 2, &ans);
-	ans.node = 1;
-	assert_int_equal(feed_all(&a, &k, &ans, sizeof ans, &why), -1);
-	assert_int_equal(nodeauth_begin(&a), 0);
-	hostauth_answer_make(k.key, (const uint8_t *)&a.chal, 0, &ans);
-	assert_int_equal(feed_all(&a, &k, &ans, sizeof ans, &why), -1);
+	assert_int_equal(try_answer(secret, 2, 1, &why), -1);
+	assert_non_null(strstr(why, "wrong"));
+	assert_int_equal(try_answer(secret, 0, 0, &why), -1);
 	assert_non_null(strstr(why, "impossible"));
 }
 
