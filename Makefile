@@ -9,8 +9,8 @@
 BUILD      ?= build
 HOSTCC     ?= gcc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -MMD -MP -I.
-HOST_LDLIBS := -lm -lz
-UNIT_LDLIBS := -lcmocka -lm -lz
+HOST_LDLIBS := -lm -lz -lnettle
+UNIT_LDLIBS := -lcmocka -lm -lz -lnettle
 
 DEPS_STAMP := $(BUILD)/deps/.done
 DPM        := $(BUILD)/bin/dpm

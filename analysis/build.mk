@@ -9,7 +9,8 @@ ANALYSIS_EVENTS := analysis/model/hashmap.c analysis/model/csv_row.c analysis/mo
 	analysis/model/events_csv.c
 # Reading a filter log too: the adapter and the reader that picks by
 # sniffing (the log itself is read by $(TRACELOG_LIB), linked last).
-ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/model/events_log.c analysis/model/trace_load.c
+ANALYSIS_INPUT := $(ANALYSIS_EVENTS) analysis/model/events_log.c analysis/model/trace_load.c \
+	analysis/model/trace_check.c
 # model/: the computation graph and P.
 ANALYSIS_P := analysis/model/mtime.c analysis/model/mtime_log.c analysis/model/graph.c \
 	analysis/model/heap.c \
@@ -50,7 +51,7 @@ ANALYSIS_ALL := $(ANALYSIS_INPUT) $(ANALYSIS_P) $(ANALYSIS_STATS) $(ANALYSIS_CAU
 DPM_SRCS += $(ANALYSIS_ALL)
 ANALYSIS_TEST_HELP := tests/unit/test_analysis_trace.c
 $(eval $(call unit_test,test_parallel,tests/unit/test_parallel.c $(ANALYSIS_TEST_HELP) \
-	$(ANALYSIS_EVENTS) $(ANALYSIS_P) $(TRACELOG_LIB)))
+	$(ANALYSIS_EVENTS) analysis/model/trace_check.c $(ANALYSIS_P) $(TRACELOG_LIB)))
 $(eval $(call unit_test,test_mtime_log,tests/unit/test_mtime_log.c analysis/model/csv_row.c \
 	analysis/model/mtime.c analysis/model/mtime_log.c))
 $(eval $(call unit_test,test_stats,tests/unit/test_stats.c $(ANALYSIS_TEST_HELP) \
@@ -62,7 +63,7 @@ $(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALY
 # The report test writes filter logs with the filter's own code
 # (test_filter_support.c), so it links the filter and the library too.
 REPORT_TEST_FILTER := tests/unit/test_filter_support.c hostfilter/filter/rules.c \
-	hostfilter/filter/meterstream.c hostfilter/commands/filter.c hostfilter/commands/dump.c
+	hostfilter/filter/meterstream.c hostfilter/filter/nodeauth.c hostfilter/filter/shed.c hostfilter/commands/filter.c hostfilter/commands/dump.c
 $(eval $(call unit_test,test_report,tests/unit/test_report.c tests/unit/test_html_page.c \
 	$(REPORT_TEST_FILTER) $(ANALYSIS_ALL) $(TRACELOG_LIB)))
 

@@ -26,6 +26,7 @@ DEBIAN_PACKAGES=(
 	dpkg-dev                                    # apt-get source (lwip)
 	gnuplot-nox graphviz                        # analysis plots and graphs
 	bc procps                                   # bench-analysis.sh; ps, pgrep in cluster tests
+	nettle-dev                                  # HMAC-SHA1 of node authentication (host side)
 	clang libclang-rt-14-dev                    # fuzz harnesses: libFuzzer, clang's sanitizers
 	babeltrace2 libbabeltrace2-dev              # CTF export: its reader in the tests
 	libotf2-trace-dev otf2-tools                # OTF2 export: the library and otf2-print

@@ -19,7 +19,8 @@ $(TRACELOG_ASAN_LIB): $(call asan_obj,$(TRACELOG_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c
+FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c hostfilter/filter/nodeauth.c \
+	hostfilter/filter/shed.c
 FILTER_CMDS := hostfilter/commands/filter.c hostfilter/commands/dump.c
 
 # `dpm export` (analysis/model/hashmap.c is in dpm already, by analysis/).

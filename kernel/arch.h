@@ -74,6 +74,12 @@ void arch_devices_init(void);
 /* Run fn(arg) for every interrupt on `irq` (shared lines allowed) and
  * unmask the line; 0, E_INVAL or E_NOSPACE. */
 int arch_irq_register(int irq, void (*fn)(void *), void *arg);
+/* QEMU's firmware configuration device (fw_cfg; x86: I/O ports 0x510 and
+ * 0x511, ARM virt: its MMIO registers): select item `key` for reading,
+ * then read its bytes in order.  The items and their directory are the
+ * kernel's business (kernel/fwcfg.c); no device reads as 0xff bytes. */
+void arch_fwcfg_select(uint16_t key);
+void arch_fwcfg_read(void *buf, uint32_t n);
 /* Call fn(arg) on another stack (stack_top: its highest address). */
 void arch_call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
 

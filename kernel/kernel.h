@@ -342,6 +342,17 @@ size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
+/* A big-endian 32-bit word (the device tree's, fw_cfg's). */
+static inline uint32_t load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ---- QEMU's fw_cfg files (fwcfg.c, over arch_fwcfg_*) ---- */
+/* Copy up to size bytes of the fw_cfg file `name` (e.g. "opt/dpm/secret")
+ * into buf: its full length, or -1 when there is no such file or no
+ * device. */
+int32_t fwcfg_file(const char *name, void *buf, uint32_t size);
 
 /* ---- boot ---- */
 void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end) __attribute__((noreturn));

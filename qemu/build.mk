@@ -41,7 +41,7 @@ DPM_SRCS += $(CONTROL_CORE) $(CONTROL_NET) $(CONTROL_CMDS)
 DPM_LDLIBS += -ledit
 $(eval $(call unit_test,test_control,tests/unit/test_control.c $(CONTROL_CORE)))
 # The control hub with real sockets on 127.0.0.1.
-$(eval $(call unit_test,test_hub,tests/unit/test_hub.c qemu/commands/cluster_hub.c qemu/control/ctl_wire.c qemu/control/hub_vtime.c $(CLUSTER_CORE)))
+$(eval $(call unit_test,test_hub,tests/unit/test_hub.c qemu/commands/cluster_hub.c qemu/control/ctl_wire.c qemu/control/hub_vtime.c hostfilter/filter/nodeauth.c hostfilter/filter/shed.c $(CLUSTER_CORE)))
 $(eval $(call unit_test,test_hub_vtime,tests/unit/test_hub_vtime.c qemu/control/hub_vtime.c))
 
 # Virtual time's cost in host time against clock=icount: the demo's

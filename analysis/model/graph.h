@@ -41,9 +41,10 @@ struct cgraph {
 	size_t untraced;      /* processes named but without events of their own */
 };
 
-/* Build g from t (which must outlive g).  0 ok; -1 on inconsistent input
- * (a msg_id sent twice, received twice or by another process, CPU time
- * running backwards) with "file:line: what is wrong" in err. */
+/* Build g from t (which must outlive g and have passed trace_check, as
+ * every trace_load does: messages sent and received once, by their
+ * addressee).  0 ok; -1 on CPU time running backwards in a process, with
+ * "file:line: what is wrong" in err, or out of memory. */
 int cgraph_build(struct cgraph *g, const struct trace *t, char *err, size_t errlen);
 void cgraph_free(struct cgraph *g);
 

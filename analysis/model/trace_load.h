@@ -10,8 +10,9 @@
 
 #include "events.h"
 
-/* Load a trace CSV or a filter log (told apart by dpm_log_sniff).
- * 0 ok; -1 with "file:line: what is wrong" in err. */
+/* Load a trace CSV or a filter log (told apart by dpm_log_sniff) and check
+ * that it holds together (trace_check.h).  0 ok; -1 with "file:line: what
+ * is wrong" in err. */
 int trace_load(struct trace *t, const char *path, char *err, size_t errlen);
 
 #endif

@@ -42,6 +42,7 @@ ARM_NET_INC := -Ikernel/net/port -I$(LWIP_SRC)/include
 ARM_NET_OBJS := $(patsubst %,$(ARM)/k/%.o,$(filter kernel/net/% arch/virtio/% arch/arm/virtio_mmio.c,$(ARM_KERNEL_SRCS)))
 $(ARM_NET_OBJS) $(ARM_LWIP_OBJS): ARM_KCFLAGS += $(ARM_NET_INC)
 ARM_KERNEL_OBJS += $(ARM_LWIP_OBJS)
+$(ARM)/lwip/netif/ppp/polarssl/sha1.c.o: ARM_KCFLAGS += $(LWIP_SHA1_FLAGS)
 
 $(ARM)/lwip/%.c.o: $(LWIP_SRC)/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -14,16 +14,11 @@
 #define FDT_NOP 4
 #define FDT_END 9
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint64_t be_cells(const uint8_t *p, uint32_t cells)
 {
 	uint64_t v = 0;
 	for (uint32_t i = 0; i < cells && i < 2; i++)
-		v = v << 32 | be32(p + 4 * i);
+		v = v << 32 | load_be32(p + 4 * i);
 	return v;
 }
 
@@ -33,14 +28,14 @@ void fdt_read(const void *fdt, char *cmdline, uint32_t cmdline_size, uintptr_t *
 {
 	const uint8_t *h = fdt;
 	cmdline[0] = '\0';
-	if (be32(h) != FDT_MAGIC)
+	if (load_be32(h) != FDT_MAGIC)
 		return;
-	const uint8_t *s = h + be32(h + 8), *strings = h + be32(h + 12);
-	const uint8_t *end = h + be32(h + 4);
+	const uint8_t *s = h + load_be32(h + 8), *strings = h + load_be32(h + 12);
+	const uint8_t *end = h + load_be32(h + 4);
 	uint32_t addr_cells = 2, size_cells = 2;
 	int depth = 0, in_chosen = 0, in_memory = 0;
 	while (s + 4 <= end) {
-		uint32_t tok = be32(s);
+		uint32_t tok = load_be32(s);
 		s += 4;
 		if (tok == FDT_BEGIN_NODE) {
 			const char *name = (const char *)s;
@@ -52,13 +47,13 @@ void fdt_read(const void *fdt, char *cmdline, uint32_t cmdline_size, uintptr_t *
 			depth--;
 			in_chosen = in_memory = 0;
 		} else if (tok == FDT_PROP) {
-			uint32_t len = be32(s), nameoff = be32(s + 4);
+			uint32_t len = load_be32(s), nameoff = load_be32(s + 4);
 			const uint8_t *val = s + 8;
 			const char *pname = (const char *)strings + nameoff;
 			if (depth == 1 && !strcmp(pname, "#address-cells"))
-				addr_cells = be32(val);
+				addr_cells = load_be32(val);
 			else if (depth == 1 && !strcmp(pname, "#size-cells"))
-				size_cells = be32(val);
+				size_cells = load_be32(val);
 			else if (in_chosen && !strcmp(pname, "bootargs")) {
 				uint32_t n = len < cmdline_size ? len : cmdline_size - 1;
 				memcpy(cmdline, val, n);

@@ -30,6 +30,7 @@ X86_NET_INC := -Ikernel/net/port -I$(LWIP_SRC)/include
 X86_NET_OBJS := $(patsubst %,$(X86)/k/%.o,$(filter kernel/net/% arch/virtio/% arch/x86/virtio_pci.c,$(X86_KERNEL_SRCS)))
 $(X86_NET_OBJS) $(X86_LWIP_OBJS): X86_KCFLAGS += $(X86_NET_INC)
 X86_KERNEL_OBJS += $(X86_LWIP_OBJS)
+$(X86)/lwip/netif/ppp/polarssl/sha1.c.o: X86_KCFLAGS += $(LWIP_SHA1_FLAGS)
 
 $(X86)/lwip/%.c.o: $(LWIP_SRC)/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

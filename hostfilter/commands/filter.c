@@ -6,10 +6,19 @@
  * hands the bytes to meterstream.c, which does the checking, selecting
  * and logging.  SIGINT/SIGTERM end the loop; what is still readable is
  * read, the log is closed and a one-line summary goes to stderr.
+ *
+ * Bounded and self-healing: at most --max-conns connections (the one
+ * that passes the cap is closed, and the cap's being reached said once);
+ * with the cluster's secret (--secret, or DPM_CLUSTER_SECRET from `dpm
+ * cluster up`) every connection is challenged (kernel/abi/hostauth.h) and
+ * closed unless it answers as a node within --handshake-timeout, and then
+ * takes only that node's traces; a peer that stops inside a batch for
+ * --idle-timeout is closed with a NOTE; accept errors (EMFILE included)
+ * cost one connection, never the filter.  What was received whole is in
+ * the log whatever any peer does.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -23,19 +32,29 @@
 
 #include "qemu/dpm_commands.h"
 #include "hostfilter/filter/meterstream.h"
+#include "hostfilter/filter/nodeauth.h"
+#include "hostfilter/filter/shed.h"
 
-#define MAX_CONNS 1024
+#define MAX_CONNS_LIMIT 4096
+#define MAX_CONNS_DEFAULT 256
+#define HANDSHAKE_DEFAULT_S 60.0 /* a node answers once booted: long, as the hub's HELLO wait */
+#define IDLE_DEFAULT_S 60.0
 #define POLL_MS 200
 
 struct options {
 	const char *rules, *desc, *log, *port_file, *batch_log;
-	const char *check_rules, *check_desc;
-	int port, use_stdin, quiet;
+	const char *check_rules, *check_desc, *secret;
+	int port, use_stdin, quiet, max_conns;
 	double timeout; /* seconds; 0 = until a signal */
+	double handshake_timeout, idle_timeout;
 };
 
 struct conn {
 	int fd;
+	int authed;              /* answered the challenge (or none was asked) */
+	struct nodeauth auth;
+	struct timespec since;   /* accepted */
+	struct timespec last;    /* last byte received */
 	struct meter_stream s;
 };
 
@@ -48,6 +67,10 @@ struct filter {
 	int spare_fd;            /* held open to take one connection and close it
 	                            when the process is out of descriptors */
 	unsigned long refused;   /* connections refused for want of descriptors */
+	int auth;                /* challenge every connection */
+	struct nodeauth_key key;
+	int at_cap;              /* the connection cap was reached (said once) */
+	unsigned long capped;    /* connections closed at the cap */
 	struct conn *conns;
 	size_t nconns;
 	struct timespec started;
@@ -65,7 +88,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: dpm filter [--rules FILE] [--desc FILE] [--port N] [--port-file FILE]\n"
-		"                  [--batch-log FILE] [--timeout SECONDS] [--quiet] -o LOG\n"
+		"                  [--batch-log FILE] [--timeout SECONDS] [--quiet] [--secret FILE]\n"
+		"                  [--max-conns N] [--handshake-timeout S] [--idle-timeout S] -o LOG\n"
 		"       dpm filter --stdin [--rules FILE] [--desc FILE] -o LOG\n"
 		"       dpm filter --check RULES [DESCRIPTIONS]\n\n"
 		"Receive the nodes' meter streams on 127.0.0.1, keep the traces a selection\n"
@@ -79,13 +103,21 @@ static void usage(FILE *out)
 		"  --batch-log FILE      one CSV line per batch received: conn,machine,count,bytes\n"
 		"  --timeout SECONDS     stop by itself after SECONDS (default: run until signalled)\n"
 		"  --quiet               no message per rejected connection\n"
+		"  --secret FILE         the cluster's secret (default: $DPM_CLUSTER_SECRET, set by\n"
+		"                        'dpm cluster up'): every connection must authenticate as a\n"
+		"                        node and then sends only that node's traces\n"
+		"  --max-conns N         connections at once (default 256, at most 4096)\n"
+		"  --handshake-timeout S with a secret: close a connection that has not\n"
+		"                        authenticated after S seconds (default 60)\n"
+		"  --idle-timeout S      close a connection stopped inside a batch for S seconds\n"
+		"                        (default 60)\n"
 		"  --check RULES [DESC]  check rules (and descriptions) and exit: 0 ok, 2 errors\n\n"
 		"SIGINT or SIGTERM stops the filter; it prints a summary on stderr.\n"
 		"See docs/filter.md.\n");
 }
 
 enum { OPT_RULES = 256, OPT_DESC, OPT_PORT, OPT_PORT_FILE, OPT_BATCH_LOG, OPT_STDIN, OPT_CHECK,
-       OPT_TIMEOUT, OPT_QUIET, OPT_HELP };
+       OPT_TIMEOUT, OPT_QUIET, OPT_HELP, OPT_SECRET, OPT_MAX_CONNS, OPT_HANDSHAKE, OPT_IDLE };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -98,6 +130,10 @@ static const struct option long_options[] = {
 	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "secret", required_argument, NULL, OPT_SECRET },
+	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+	{ "handshake-timeout", required_argument, NULL, OPT_HANDSHAKE },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +152,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 	double v;
 	memset(o, 0, sizeof *o);
+	o->max_conns = MAX_CONNS_DEFAULT;
+	o->handshake_timeout = HANDSHAKE_DEFAULT_S;
+	o->idle_timeout = IDLE_DEFAULT_S;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", long_options, NULL)) != -1) {
 		switch (c) {
@@ -141,6 +180,24 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->timeout = v;
+			break;
+		case OPT_SECRET: o->secret = optarg; break;
+		case OPT_MAX_CONNS:
+			if (parse_number(optarg, MAX_CONNS_LIMIT, &v) || v != (int)v || v < 1) {
+				fprintf(stderr, "dpm filter: --max-conns wants a number 1..%d, not '%s'\n",
+					MAX_CONNS_LIMIT, optarg);
+				return 2;
+			}
+			o->max_conns = (int)v;
+			break;
+		case OPT_HANDSHAKE:
+		case OPT_IDLE:
+			if (parse_number(optarg, 1e6, &v) || v <= 0) {
+				fprintf(stderr, "dpm filter: --%s wants seconds above 0, not '%s'\n",
+					c == OPT_IDLE ? "idle-timeout" : "handshake-timeout", optarg);
+				return 2;
+			}
+			*(c == OPT_IDLE ? &o->idle_timeout : &o->handshake_timeout) = v;
 			break;
 		default:
 			usage(stderr);
@@ -219,15 +276,31 @@ static int start_listening(struct filter *fl)
 
 static int add_conn(struct filter *fl, int fd)
 {
-	if (fl->nconns == MAX_CONNS) {
-		fprintf(stderr, "dpm filter: more than %d connections; refusing one\n", MAX_CONNS);
+	if (fl->nconns == (size_t)fl->opt.max_conns) {
+		if (!fl->at_cap)
+			fprintf(stderr, "dpm filter: connection cap reached (%d connections); closing new "
+					"connections until one ends\n", fl->opt.max_conns);
+		fl->at_cap = 1;
+		fl->capped++;
 		close(fd);
 		return 0;
 	}
 	struct conn *cn = &fl->conns[fl->nconns];
+	memset(cn, 0, sizeof *cn);
 	cn->fd = fd;
+	cn->authed = !fl->auth || fd == STDIN_FILENO;
+	clock_gettime(CLOCK_MONOTONIC, &cn->since);
+	cn->last = cn->since;
+	if (!cn->authed && (nodeauth_begin(&cn->auth) < 0 ||
+			    write(fd, &cn->auth.chal, sizeof cn->auth.chal) != (ssize_t)sizeof cn->auth.chal)) {
+		fprintf(stderr, "dpm filter: cannot challenge a new connection (%s); closed\n",
+			strerror(errno));
+		close(fd);
+		return 0;
+	}
 	if (stream_open(&fl->core, &cn->s)) {
-		fprintf(stderr, "dpm filter: out of memory\n");
+		fprintf(stderr, "dpm filter: out of memory for a new connection; closed\n");
+		stream_free(&cn->s);
 		close(fd);
 		return -1;
 	}
@@ -241,23 +314,10 @@ static void drop_conn(struct filter *fl, size_t i)
 		close(fl->conns[i].fd);
 	stream_free(&fl->conns[i].s);
 	fl->conns[i] = fl->conns[--fl->nconns];
-}
-
-/* Out of descriptors (or kernel memory): the waiting connection cannot be
- * taken, and left in the backlog it would wake poll at once for ever.  The
- * spare descriptor makes room to accept it and close it at once; the nodes
- * already connected go on.  Said on stderr the first time and every 100th. */
-static void refuse_one(struct filter *fl, int err)
-{
-	if (fl->refused++ % 100 == 0)
-		fprintf(stderr, "dpm filter: cannot take a connection (%s); refused %lu so far, "
-				"the connected nodes go on\n", strerror(err), fl->refused);
-	if (fl->spare_fd >= 0) {
-		close(fl->spare_fd);
-		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fl->at_cap) {
+		fprintf(stderr, "dpm filter: below the connection cap again; %lu connections were "
+				"closed at the cap\n", fl->capped);
+		fl->at_cap = 0;
 	}
 }
 
@@ -265,31 +325,26 @@ static int accept_all(struct filter *fl)
 {
 	for (;;) {
 		int fd = accept4(fl->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
-			refuse_one(fl, errno);
+		int err = errno;
+		if (fd < 0 && accept_shed(fl->listen_fd, &fl->spare_fd, err)) {
+			/* out of descriptors or kernel memory: the connected nodes go
+			 * on; said the first time and every 100th */
+			if (fl->refused++ % 100 == 0)
+				fprintf(stderr, "dpm filter: cannot take a connection (%s); refused %lu so "
+						"far, the connected nodes go on\n", strerror(err), fl->refused);
 			return 0;
 		}
-		if (fd < 0) /* nothing more to take now, or a connection that went */
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-					       errno == ECONNABORTED || errno == EPROTO ? 0 : -1;
-		if (add_conn(fl, fd))
-			return -1;
+		if (fd < 0 && accept_failure(err) == ACCEPT_BROKEN) {
+			fprintf(stderr, "dpm filter: the listening socket failed (%s); no new connections, "
+					"the connected nodes go on\n", strerror(err));
+			close(fl->listen_fd);
+			fl->listen_fd = -1;
+			return 0;
+		}
+		if (fd < 0) /* nothing more to take now, a connection that went, a passing error */
+			return 0;
+		add_conn(fl, fd); /* what it cannot take it closes and says */
 	}
-}
-
-/* Read what connection i has.  0 read something, 2 nothing to read now,
- * 1 it is finished (drop it), -1 the log failed. */
-static int read_conn(struct filter *fl, size_t i)
-{
-	struct conn *cn = &fl->conns[i];
-	size_t room;
-	uint8_t *space = stream_space(&cn->s, &room);
-	ssize_t n = read(cn->fd, space, room);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-		return 2;
-	if (n <= 0)
-		return stream_end(&fl->core, &cn->s, n < 0) ? -1 : 1;
-	return stream_received(&fl->core, &cn->s, (size_t)n);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -298,6 +353,77 @@ static double seconds_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
+
+/* The node's answer to the challenge, read no further than it goes.  As
+ * read_conn. */
+static int read_answer(struct filter *fl, struct conn *cn)
+{
+	uint8_t b[HOSTAUTH_ANSWER_SIZE];
+	ssize_t n = read(cn->fd, b, nodeauth_wanted(&cn->auth));
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 2;
+	if (n <= 0) {
+		fprintf(stderr, "dpm filter: connection %u closed before authenticating\n", cn->s.id);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &cn->last);
+	const char *why = "";
+	int r = nodeauth_feed(&cn->auth, &fl->key, b, (uint32_t)n, &why);
+	if (r < 0) {
+		fprintf(stderr, "dpm filter: refused connection %u: %s\n", cn->s.id, why);
+		return 1;
+	}
+	if (r == 1) {
+		cn->authed = 1;
+		cn->s.node = cn->s.machine = cn->auth.node;
+		if (!fl->opt.quiet)
+			fprintf(stderr, "dpm filter: connection %u is node %u (authenticated)\n", cn->s.id,
+				(unsigned)cn->auth.node);
+	}
+	return 0;
+}
+
+/* Read what connection i has.  0 read something, 2 nothing to read now,
+ * 1 it is finished (drop it), -1 the log failed. */
+static int read_conn(struct filter *fl, size_t i)
+{
+	struct conn *cn = &fl->conns[i];
+	if (!cn->authed)
+		return read_answer(fl, cn);
+	size_t room;
+	uint8_t *space = stream_space(&cn->s, &room);
+	ssize_t n = read(cn->fd, space, room);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 2;
+	if (n <= 0)
+		return stream_end(&fl->core, &cn->s, n < 0) ? -1 : 1;
+	clock_gettime(CLOCK_MONOTONIC, &cn->last);
+	return stream_received(&fl->core, &cn->s, (size_t)n);
+}
+
+/* Close what waits too long: a connection that has not authenticated in
+ * --handshake-timeout, one stopped inside a batch for --idle-timeout (its
+ * partial batch noted).  A node between batches may be quiet for ever.
+ * 0, or -1 the log failed. */
+static int close_stale(struct filter *fl)
+{
+	for (size_t i = fl->nconns; i-- > 0;) {
+		struct conn *cn = &fl->conns[i];
+		if (cn->fd == STDIN_FILENO)
+			continue;
+		if (!cn->authed && seconds_since(&cn->since) >= fl->opt.handshake_timeout) {
+			fprintf(stderr, "dpm filter: connection %u did not authenticate within %g s; "
+					"closed\n", cn->s.id, fl->opt.handshake_timeout);
+			drop_conn(fl, i);
+		} else if (cn->authed && cn->s.len > 0 && seconds_since(&cn->last) >= fl->opt.idle_timeout) {
+			if (stream_stalled(&fl->core, &cn->s))
+				return -1;
+			drop_conn(fl, i);
+		}
+	}
+	return 0;
+}
+
 
 /* When stopping: take connections already made, read what the nodes have
  * already sent (standard input is not waited for), then end every stream. */
@@ -319,13 +445,17 @@ static int drain(struct filter *fl)
 
 static int serve(struct filter *fl)
 {
-	struct pollfd *pfd = calloc(MAX_CONNS + 1, sizeof *pfd);
+	struct pollfd *pfd = calloc((size_t)fl->opt.max_conns + 1, sizeof *pfd);
 	int rc = 0;
 	if (!pfd)
 		return -1;
 	while (!stop_requested && (fl->listen_fd >= 0 || fl->nconns > 0)) {
 		if (fl->opt.timeout > 0 && seconds_since(&fl->started) >= fl->opt.timeout)
 			break;
+		if (close_stale(fl)) {
+			rc = -1;
+			break;
+		}
 		size_t n = 0;
 		if (fl->listen_fd >= 0)
 			pfd[n++] = (struct pollfd){ fl->listen_fd, POLLIN, 0 };
@@ -414,7 +544,15 @@ static int set_up(struct filter *fl)
 		}
 		fprintf(fl->core.batch_log, "conn,machine,count,bytes\n");
 	}
-	fl->conns = calloc(MAX_CONNS, sizeof *fl->conns);
+	const char *secret = o->secret ? o->secret : getenv("DPM_CLUSTER_SECRET");
+	if (secret && secret[0] && !o->use_stdin) {
+		if (nodeauth_load(&fl->key, secret, err, sizeof err)) {
+			fprintf(stderr, "dpm filter: %s\n", err);
+			return 1;
+		}
+		fl->auth = 1;
+	}
+	fl->conns = calloc((size_t)o->max_conns, sizeof *fl->conns);
 	if (!fl->conns) {
 		fprintf(stderr, "dpm filter: out of memory\n");
 		return 1;
@@ -462,7 +600,7 @@ int filter_main(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	fl->listen_fd = -1;
-	fl->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fl->spare_fd = spare_open();
 	fl->core.log.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &fl->started);
 	stop_requested = 0;

@@ -40,6 +40,12 @@ int core_open(struct filter_core *c, const struct formats *fm, struct rules *r,
 	c->note_layout = (uint32_t)id;
 	c->mark = formats_by_name(fm, "MARK");
 	c->dropped = formats_by_name(fm, "DROPPED");
+	for (size_t i = 0; fm->n && i < fm->list[0].nfields && !c->has_machine; i++)
+		if (!strcmp(fm->list[0].fields[i].name, "machine") &&
+		    fm->list[0].fields[i].offset + fm->list[0].fields[i].length <= fm->header_size) {
+			c->machine = fm->list[0].fields[i];
+			c->has_machine = 1;
+		}
 	int k = c->dropped ? format_field_index(c->dropped, "count") : -1;
 	if (k < 0)
 		c->dropped = NULL;
@@ -137,7 +143,8 @@ static int check_batch_header(const struct filter_core *c, const struct meter_ba
  * batch's records are taken back out of the log buffer.  Counts go to
  * *kept and *dropped. */
 static int log_batch(struct filter_core *c, const struct meter_batch_header *h,
-		     const uint8_t *body, uint64_t *kept, uint64_t *dropped, struct refusal *why)
+		     const uint8_t *body, uint32_t node, uint64_t *kept, uint64_t *dropped,
+		     struct refusal *why)
 {
 	const struct formats *fm = c->fm;
 	const struct rules *r = c->rules;
@@ -165,6 +172,14 @@ static int log_batch(struct filter_core *c, const struct meter_batch_header *h,
 			w->len = mark;
 			return refuse(why, NOTE_BAD_RECORD_SIZE, "record %u (%s) has size %llu", i,
 				      f->name, (unsigned long long)size);
+		}
+		if (node && c->has_machine &&
+		    field_load(rec + c->machine.offset, c->machine.length) != node) {
+			w->len = mark;
+			return refuse(why, NOTE_FOREIGN_MACHINE, "record %u (%s) names machine %llu, "
+				      "the connection is node %u's", i, f->name,
+				      (unsigned long long)field_load(rec + c->machine.offset,
+								     c->machine.length), node);
 		}
 		int id;
 		if (f == c->dropped) {
@@ -200,6 +215,9 @@ static long take_batch(struct filter_core *c, struct meter_stream *s, const uint
 	memcpy(&h, p, sizeof h);
 	if (check_batch_header(c, &h, why))
 		return -1;
+	if (s->node && h.machine != s->node)
+		return refuse(why, NOTE_FOREIGN_MACHINE, "a batch of machine %u on node %u's connection",
+			      h.machine, s->node);
 	size_t total = BATCH_HEADER_SIZE + h.bytes;
 	if (avail < total) {
 		s->need = total;
@@ -210,7 +228,7 @@ static long take_batch(struct filter_core *c, struct meter_stream *s, const uint
 	if (logw_reserve(&c->log, most, c->err, sizeof c->err))
 		return -2;
 	uint64_t kept = 0, dropped = 0;
-	if (log_batch(c, &h, p + BATCH_HEADER_SIZE, &kept, &dropped, why))
+	if (log_batch(c, &h, p + BATCH_HEADER_SIZE, s->node, &kept, &dropped, why))
 		return -1;
 	s->machine = h.machine;
 	c->st.batches++;
@@ -233,7 +251,7 @@ int stream_received(struct filter_core *c, struct meter_stream *s, size_t n)
 	if (used == -2)
 		return -1;
 	if (used == -1) {
-		if (why.reason != NOTE_BAD_MAGIC) /* the header names the node */
+		if (why.reason != NOTE_BAD_MAGIC && !s->node) /* the header names the node */
 			memcpy(&s->machine, s->buf + pos + offsetof(struct meter_batch_header, machine), 4);
 		c->st.rejected++;
 		if (logw_flush(&c->log, c->err, sizeof c->err) ||
@@ -246,6 +264,16 @@ int stream_received(struct filter_core *c, struct meter_stream *s, size_t n)
 	s->len -= pos;
 	s->offset += pos;
 	return logw_flush(&c->log, c->err, sizeof c->err);
+}
+
+int stream_stalled(struct filter_core *c, struct meter_stream *s)
+{
+	struct refusal why;
+	refuse(&why, NOTE_STALLED, "no byte for too long, %zu bytes into a batch", s->len);
+	c->st.truncated++;
+	uint64_t lost = s->len;
+	s->len = 0;
+	return note(c, s, &why, s->offset, lost);
 }
 
 int stream_end(struct filter_core *c, struct meter_stream *s, int read_error)

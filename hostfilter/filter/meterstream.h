@@ -42,6 +42,8 @@ struct filter_core {
 	                                 whatever the rules say (the
 	                                 controller waits for marks) */
 	struct format_field dropped_count;
+	struct format_field machine;  /* the header's machine field */
+	int has_machine;
 	struct filter_stats st;
 	char err[512];            /* why the log could not be written */
 };
@@ -52,6 +54,9 @@ struct meter_stream {
 	size_t len, cap, need;  /* need: bytes the pending batch needs */
 	uint64_t offset;        /* stream offset of buf[0] */
 	uint32_t machine;       /* from the last good batch; 0xffffffff: none */
+	uint32_t node;          /* the node that authenticated (kernel/abi/hostauth.h):
+	                           a batch or record of any other machine is
+	                           refused; 0: any (not authenticated) */
 };
 
 /* Add the NOTE layout to the rules' layouts and create the log. */
@@ -74,5 +79,9 @@ int stream_received(struct filter_core *c, struct meter_stream *s, size_t n);
 /* The stream ended (read_error: it failed).  A batch left incomplete is
  * noted as truncated.  0, or -1 if the log could not be written. */
 int stream_end(struct filter_core *c, struct meter_stream *s, int read_error);
+
+/* The stream is being closed because its peer stopped inside a batch for
+ * too long: what it holds is noted (NOTE_STALLED).  0, or -1 as above. */
+int stream_stalled(struct filter_core *c, struct meter_stream *s);
 
 #endif

@@ -51,7 +51,10 @@ enum note_reason {
 	NOTE_UNKNOWN_TYPE = 5,    /* a record's traceType is not described   */
 	NOTE_TRUNCATED = 6,       /* the stream ended inside a batch         */
 	NOTE_READ_ERROR = 7,      /* reading the connection failed           */
-	NOTE_REASON_MAX = 7
+	NOTE_FOREIGN_MACHINE = 8, /* an authenticated node sent another node's
+	                             batch or record                          */
+	NOTE_STALLED = 9,         /* the peer stopped inside a batch         */
+	NOTE_REASON_MAX = 9
 };
 
 /* A NOTE record as the filter builds it before packing. */

@@ -37,6 +37,8 @@ static const char *const reason_names[NOTE_REASON_MAX + 1] = {
 	[NOTE_UNKNOWN_TYPE] = "unknown trace type",
 	[NOTE_TRUNCATED] = "truncated batch",
 	[NOTE_READ_ERROR] = "read error",
+	[NOTE_FOREIGN_MACHINE] = "another node's traces",
+	[NOTE_STALLED] = "stalled inside a batch",
 };
 
 const char *note_reason_name(uint32_t reason)

@@ -14,6 +14,12 @@
  * return E_NODEDOWN.  Sends are all-or-nothing into a 64 KiB buffer
  * (E_NOMEM when full).  Open again to reconnect.  Unframed: the bytes are
  * the service's protocol.  Same calling context rules as peer.h.
+ *
+ * A service named in `hostauth=` is first answered its authentication
+ * challenge (kernel/abi/hostauth.h); the link is UP only after that.
+ * Those links are opened at boot (hostlink_start) and taken over by the
+ * first hostlink_open of the service; hostlink_close gives such a link
+ * back instead of closing it.
  */
 #ifndef DPM_HOSTLINK_H
 #define DPM_HOSTLINK_H
@@ -50,6 +56,9 @@ int hostlink_drained(int link);
 int hostlink_all_drained(void *unused);
 /* The owner has passed on n bytes it received (manual_window links). */
 void hostlink_consumed(int link, uint32_t n);
+/* At boot, on the network's stack: open the links to the hostauth=
+ * services, so the node authenticates to each at once. */
+void hostlink_start(void);
 /* Close (what is still queued is discarded) and free the link number. */
 void hostlink_close(int link);
 #endif

@@ -72,6 +72,7 @@ static void start(void *unused)
 	}
 	net_running = 1;
 	peer_init();
+	hostlink_start();
 	peer_selftest_start();
 	hostlink_selftest_start();
 }

@@ -16,6 +16,7 @@ void net_poll_devices(void);
 void peer_init(void);
 void peer_tick(void);
 void hostlink_tick(void);
+void hostlink_start(void);   /* hostlink.h */
 void peer_selftest_start(void);
 void peer_selftest_tick(void);
 void hostlink_selftest_start(void);

@@ -3,6 +3,8 @@
  *   peers=1,2,3,4           node ids of the cluster (1..254)
  *   host=meter:7001,...     host services reachable through the host link
  *                           (NAME:PORT:fwd: through QEMU's guestfwd)
+ *   hostauth=meter,ctl      the host services the node authenticates to with
+ *                           the cluster's secret (kernel/abi/hostauth.h)
  *   peertimeout=MS          silence after which a peer is down (default 3000)
  *   peerwait=MS             how long a peer may take to come up (default 20000)
  *   vdown=MS                virtual time: host time a stalled node waits on a
@@ -108,6 +110,33 @@ static int parse_host(struct net_config *cfg, const char *v, uint32_t n, const c
 	return 1;
 }
 
+static int parse_hostauth(struct net_config *cfg, const char *v, uint32_t n, const char **msg)
+{
+	struct net_config c = *cfg;
+	c.nhostauth = 0;
+	for (uint32_t at = 0; at <= n;) {
+		uint32_t len = item_len(v + at, n - at);
+		if (len == 0 || len >= NET_NAME_MAX)
+			return *msg = "hostauth: service names of 1 to 11 characters, separated by commas", -1;
+		if (c.nhostauth == NET_MAX_HOST_SERVICES)
+			return *msg = "hostauth: more than 4 services", -1;
+		memcpy(c.hostauth[c.nhostauth], v + at, len);
+		c.hostauth[c.nhostauth][len] = '\0';
+		c.nhostauth++;
+		at += len + 1;
+	}
+	*cfg = c;
+	return 1;
+}
+
+int net_config_host_auth(const struct net_config *cfg, const char *name)
+{
+	for (uint32_t i = 0; i < cfg->nhostauth; i++)
+		if (!strcmp(cfg->hostauth[i], name))
+			return 1;
+	return 0;
+}
+
 static int key_is(const char *w, uint32_t n, const char *key, const char **value, uint32_t *vlen)
 {
 	uint32_t k = (uint32_t)strlen(key);
@@ -143,6 +172,8 @@ int net_config_parse(struct net_config *cfg, const char *w, uint32_t n, const ch
 		return parse_peers(cfg, v, vn, msg);
 	if (key_is(w, n, "host", &v, &vn))
 		return parse_host(cfg, v, vn, msg);
+	if (key_is(w, n, "hostauth", &v, &vn))
+		return parse_hostauth(cfg, v, vn, msg);
 	for (uint32_t i = 0; i < sizeof number_keys / sizeof *number_keys; i++) {
 		const struct number_key *k = &number_keys[i];
 		if (!key_is(w, n, k->key, &v, &vn))

@@ -23,6 +23,9 @@ struct net_config {
 		uint8_t fwd;       /* NAME:PORT:fwd, reached through QEMU's guestfwd */
 	} host[NET_MAX_HOST_SERVICES];
 	uint32_t nhost;
+	char hostauth[NET_MAX_HOST_SERVICES][NET_NAME_MAX]; /* hostauth=: services the node
+	                                   authenticates to (kernel/abi/hostauth.h) */
+	uint32_t nhostauth;
 	uint32_t peer_timeout_ms;  /* peertimeout=: silence before a peer is down */
 	uint32_t peer_wait_ms;     /* peerwait=: time a peer has to come up at boot */
 	uint32_t vdown_ms;         /* vdown=: virtual time, host-time silence before down */
@@ -40,4 +43,6 @@ int net_cmdline_option(const char *word, uint32_t len);
  * key, -1 a network key with a bad value (msg says why). */
 int net_config_parse(struct net_config *cfg, const char *word, uint32_t len, const char **msg);
 void net_config_defaults(struct net_config *cfg);
+/* Whether hostauth= names the service `name`. */
+int net_config_host_auth(const struct net_config *cfg, const char *name);
 #endif

@@ -300,10 +300,22 @@ static int set_service_attribute(struct cursor *c, const struct cluster_spec *sp
 			return fail_at(c, at, "a service has start= (a listener dpm starts) or cmd= (a "
 					      "command QEMU runs for each connection), not both");
 		strcpy(key[0] == 's' ? s->start : s->cmd, value);
+	} else if (!strcmp(key, "auth")) {
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return fail_at(c, at, "auth must be yes or no, not '%s'", value);
+		s->auth = value[0] == 'y' ? 1 : 2;
 	} else {
-		return fail_at(c, at, "unknown service attribute '%s'; expected port, start or cmd", key);
+		return fail_at(c, at, "unknown service attribute '%s'; expected port, start, cmd or auth",
+			       key);
 	}
 	return 0;
+}
+
+int cluster_service_auth(const struct cluster_service *sv)
+{
+	if (sv->auth)
+		return sv->auth == 1;
+	return !sv->cmd[0] && (sv->start[0] || !strcmp(sv->name, "ctl"));
 }
 
 /* The attributes after a statement's name, each at most once; `set`

@@ -47,8 +47,15 @@ struct cluster_service {
 	int port;                        /* on 127.0.0.1; 0: `up` picks a free one */
 	char start[CLUSTER_COMMAND_MAX]; /* command `up` runs; empty: the user starts it */
 	char cmd[CLUSTER_COMMAND_MAX];   /* command QEMU runs for each connection (no listener) */
+	int auth;                        /* auth=: 0 not given, 1 yes, 2 no (cluster_service_auth) */
 	int line;
 };
+
+/* Whether nodes authenticate to the service with the cluster's secret
+ * (kernel/abi/hostauth.h): auth= if given, else yes for the control hub
+ * `ctl` and for services `up` starts (they get the secret's file in
+ * DPM_CLUSTER_SECRET), no for those you start and for cmd= services. */
+int cluster_service_auth(const struct cluster_service *sv);
 
 struct cluster_spec {
 	int nnodes;

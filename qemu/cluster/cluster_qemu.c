@@ -19,6 +19,7 @@
 
 #include "cluster_qemu.h"
 #include "cluster_state.h"
+#include "kernel/abi/hostauth.h"
 
 /* Append formatted text to out at *used; -1 if it does not fit. */
 static int append(char *out, size_t size, size_t *used, const char *fmt, ...)
@@ -48,6 +49,10 @@ int qemu_kernel_cmdline(const struct cluster_node *n, const struct node_launch *
 	for (int i = 0; l->services && i < l->nservices; i++)
 		if (append(out, size, &used, "%s%s:%d%s", i ? "," : " host=", l->services[i].name,
 			   l->services[i].port, l->services[i].cmd[0] ? ":fwd" : ""))
+			return -1;
+	for (int i = 0, k = 0; l->services && i < l->nservices; i++)
+		if (cluster_service_auth(&l->services[i]) &&
+		    append(out, size, &used, "%s%s", k++ ? "," : " hostauth=", l->services[i].name))
 			return -1;
 	if (n->kernel[0] && append(out, size, &used, " %s", n->kernel))
 		return -1;
@@ -150,8 +155,21 @@ static int host_nic(const struct cluster_node *n, const struct node_launch *l,
 					CLUSTER_HOST_ADDR, sv->port, cmd))
 			return -1;
 	}
-	return arg(cmd, "-netdev") || arg(cmd, "%s", netdev) || arg(cmd, "-device") ||
-	       arg(cmd, "%s,netdev=host,mac=52:54:00:00:01:%02x", m->nic, n->id);
+	int bad = arg(cmd, "-netdev") || arg(cmd, "%s", netdev) || arg(cmd, "-device") ||
+		  arg(cmd, "%s,netdev=host,mac=52:54:00:00:01:%02x", m->nic, n->id);
+	/* the cluster's secret, for the services the node authenticates to
+	 * (kernel/abi/hostauth.h): a file QEMU hands the guest (fw_cfg), so
+	 * the secret itself is on no command line */
+	int auth = 0;
+	for (int i = 0; i < l->nservices; i++)
+		auth |= cluster_service_auth(&l->services[i]);
+	if (auth && !bad) {
+		char secret[4096], path[8192];
+		snprintf(secret, sizeof secret, "%s/%s", l->dir, STATE_SECRET);
+		qemu_escape(secret, path, sizeof path);
+		bad = arg(cmd, "-fw_cfg") || arg(cmd, "name=%s,file=%s", HOSTAUTH_FWCFG_NAME, path);
+	}
+	return bad;
 }
 
 /* The node's disk image as a virtio-blk device (docs/fs.md). */

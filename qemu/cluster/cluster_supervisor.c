@@ -388,7 +388,7 @@ static int start_service(struct supervisor *s, const struct cluster_service *sv)
 {
 	struct member *m = find_member(s, MEMBER_SERVICE, sv->name);
 	char buf[4096], *argv[64], log[PATH_MAX + 64], name[64];
-	char env_dir[PATH_MAX + 32], env_port[64], env_name[64];
+	char env_dir[PATH_MAX + 32], env_port[64], env_name[64], env_secret[PATH_MAX + 64];
 	if (service_argv(s, sv, buf, sizeof buf, argv, 63) <= 0) {
 		say("service '%s': start command too long", sv->name);
 		return SUPERVISOR_FAILED;
@@ -396,7 +396,10 @@ static int start_service(struct supervisor *s, const struct cluster_service *sv)
 	snprintf(env_dir, sizeof env_dir, "DPM_CLUSTER_DIR=%s", s->o->dir);
 	snprintf(env_port, sizeof env_port, "DPM_SERVICE_PORT=%d", sv->port);
 	snprintf(env_name, sizeof env_name, "DPM_SERVICE_NAME=%s", sv->name);
-	char *env[] = { env_dir, env_port, env_name, NULL };
+	/* a service the nodes authenticate to learns where the secret is
+	 * (dpm filter, docs/filter.md); the secret itself stays in its file */
+	snprintf(env_secret, sizeof env_secret, "DPM_CLUSTER_SECRET=%s/%s", s->o->dir, STATE_SECRET);
+	char *env[] = { env_dir, env_port, env_name, cluster_service_auth(sv) ? env_secret : NULL, NULL };
 	snprintf(name, sizeof name, "%s%s", sv->name, SERVICE_LOG_SUFFIX);
 	struct spawn_io io = { .in = -1, .out = dir_file(s, name, log, sizeof log), .env = env };
 	char what[64];

@@ -16,6 +16,13 @@
  * shows the right secret is refused, and the refusal logged on stderr,
  * which the cluster keeps in DIR/ctl.service.log.
  *
+ * Every connection is greeted with a challenge (kernel/abi/hostauth.h):
+ * a node's kernel answers it with the cluster's secret before its agent
+ * says anything, and a HELLO is taken only for the node id so proven, one
+ * agent per node; a controller skips the challenge and shows the secret.
+ * So a peer without the secret can neither pose as a node nor report on
+ * any process, and a node reports only on its own processes.
+ *
  * In virtual time (docs/virtual-time.md §2.6) an agent whose kernel times
  * its gate speaks in envelopes (kernel/abi/control.h): its frames carry
  * node times, and the hub hands them on in time order, stamps every
@@ -46,8 +53,11 @@
 #include "cluster_commands.h"
 #include "qemu/control/ctl_wire.h"
 #include "qemu/control/hub_vtime.h"
+#include "hostfilter/filter/nodeauth.h"
+#include "hostfilter/filter/shed.h"
 
 #define HUB_MAX_CONNS 48
+#define HUB_BACKLOG 64
 /* A connection that has not said who it is after this long is closed.  Long,
  * since QEMU opens a node's connection (its guestfwd) when the node starts,
  * and the agent says HELLO only once the node has booted, on a busy host
@@ -74,6 +84,8 @@ struct conn {
 	int scripted;         /* controller: CTL_AUTH_SCRIPTED */
 	int auth_waits;       /* controller: its AUTH is answered when a hold ends */
 	uint32_t auth_id;
+	struct nodeauth auth; /* CONN_NEW: the challenge sent, the answer so far */
+	uint32_t proven;      /* the node id its answer proved (0: none) */
 };
 
 /* A request forwarded to a node, waiting for its reply. */
@@ -94,7 +106,13 @@ struct owned {
 
 struct hub {
 	int listener;
+	int spare;            /* a descriptor held to take and close one
+	                         connection when the process has none left */
+	int at_cap;           /* every place taken (said once per time) */
+	int listener_failed;  /* accept() says the listener is unusable */
+	unsigned long capped; /* connections closed for want of a place */
 	char secret[CTL_SECRET_HEX + 1];
+	struct nodeauth_key key;  /* the same secret, as the nodes' HMAC key */
 	struct conn conns[HUB_MAX_CONNS];
 	struct pending pending[HUB_MAX_PENDING];
 	struct owned owned[HUB_MAX_OWNED];
@@ -278,6 +296,17 @@ static void hello(struct hub *h, struct conn *c, const struct ctl_frame *f)
 	struct conn *other = node_conn(h, f->node);
 	if (f->node == 0 || f->node > 0xff) {
 		refuse(h, c, 0, E_INVAL, "HELLO from an impossible node id");
+		return;
+	}
+	if (f->node != c->proven) {
+		char why[96];
+		if (c->proven)
+			snprintf(why, sizeof why, "HELLO as node %u from node %u", (unsigned)f->node,
+				 (unsigned)c->proven);
+		else
+			snprintf(why, sizeof why, "HELLO as node %u without authenticating",
+				 (unsigned)f->node);
+		refuse(h, c, 0, E_RIGHTS, why);
 		return;
 	}
 	if (other && other != c) {
@@ -496,11 +525,38 @@ static int starts_with_envelope(const struct ctl_wire *w)
 	return magic == CTL_ENV_MAGIC;
 }
 
+/* A new connection that begins with a node's answer to its challenge:
+ * 1 proven (or not an answer: frames follow), 0 wait for more, -1 refused. */
+static int take_answer(struct hub *h, struct conn *c)
+{
+	uint32_t magic;
+	if (c->kind != CONN_NEW || c->proven || c->timed || c->w.rx_taken)
+		return 1;
+	if (c->w.rx_len < 4)
+		return 0;
+	memcpy(&magic, c->w.rx, 4);
+	if (magic != HOSTAUTH_ANSWER_MAGIC)
+		return 1;
+	uint8_t answer[HOSTAUTH_ANSWER_SIZE];
+	if (!ctl_wire_take_raw(&c->w, answer, sizeof answer))
+		return 0;
+	const char *why = "";
+	if (nodeauth_feed(&c->auth, &h->key, answer, sizeof answer, &why) != 1) {
+		refuse(h, c, 0, E_RIGHTS, why);
+		return -1;
+	}
+	c->proven = c->auth.node;
+	logf_hub("node %u authenticated (%s)", (unsigned)c->proven, c->peer);
+	return 1;
+}
+
 static void take_frames(struct hub *h, struct conn *c)
 {
 	struct ctl_frame f;
 	const uint8_t *payload;
 	int r = 0;
+	if (take_answer(h, c) <= 0)
+		return;
 	if (c->kind == CONN_NEW && !c->timed && starts_with_envelope(&c->w)) {
 		if (ctl_wire_init(&c->frames, -1, 0) < 0) {
 			close_conn(h, c, "out of memory");
@@ -525,29 +581,61 @@ static void take_frames(struct hub *h, struct conn *c)
 		close_conn(h, c, "malformed frames");
 }
 
-static void accept_conn(struct hub *h)
+/* Take one waiting connection: 1 taken (or closed at the cap), 0 none
+ * waits or it cannot be taken now. */
+static int accept_conn(struct hub *h)
 {
 	struct sockaddr_in peer;
 	socklen_t len = sizeof peer;
 	int fd = accept4(h->listener, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
+	if (fd < 0) {
+		int err = errno;
+		if (accept_shed(h->listener, &h->spare, err) && h->capped++ % 100 == 0)
+			logf_hub("cannot take a connection (%s); closed %lu so far, the others go on",
+				 strerror(err), h->capped);
+		if (accept_failure(err) == ACCEPT_BROKEN && !h->listener_failed) {
+			logf_hub("the listening socket failed (%s); the connections held go on",
+				 strerror(err));
+			h->listener_failed = 1; /* polled no more */
+		}
+		return 0; /* else: none waits, one that went, or a passing error */
+	}
 	struct conn *c = NULL;
 	for (int i = 0; i < HUB_MAX_CONNS && !c; i++)
 		if (!h->conns[i].in_use)
 			c = &h->conns[i];
-	if (!c || ctl_wire_init(&c->w, fd, 0) < 0) {
-		logf_hub("refused a connection: %d connections at most", HUB_MAX_CONNS);
+	if (!c) {
+		if (!h->at_cap)
+			logf_hub("connection cap reached (%d connections); closing new connections until "
+				 "a place is free", HUB_MAX_CONNS);
+		h->at_cap = 1;
+		h->capped++;
 		close(fd);
-		return;
+		return 1;
+	}
+	if (h->at_cap) {
+		logf_hub("a place is free again; %lu connections were closed at the cap", h->capped);
+		h->at_cap = 0;
+	}
+	if (ctl_wire_init(&c->w, fd, 0) < 0) {
+		logf_hub("refused a connection: out of memory");
+		close(fd);
+		return 1;
+	}
+	if (nodeauth_begin(&c->auth) < 0 || ctl_wire_send_raw(&c->w, &c->auth.chal, sizeof c->auth.chal) < 0) {
+		logf_hub("refused a connection: no challenge could be made (%s)", strerror(errno));
+		ctl_wire_close(&c->w);
+		return 1;
 	}
 	c->in_use = 1;
 	c->kind = CONN_NEW;
+	c->proven = 0;
 	c->timed = c->scripted = c->auth_waits = 0;
 	c->sent = 0;
 	c->serial = ++h->next_serial;
 	clock_gettime(CLOCK_MONOTONIC, &c->since);
 	snprintf(c->peer, sizeof c->peer, "%s:%u", inet_ntoa(peer.sin_addr), ntohs(peer.sin_port));
+	return 1;
 }
 
 /* A connection that has said neither HELLO nor AUTH in time holds a place
@@ -626,7 +714,7 @@ static void serve(struct hub *h)
 		close_silent(h);
 		vt_step(h);
 		int n = 0;
-		fds[n++] = (struct pollfd){ .fd = h->listener, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = h->listener_failed ? -1 : h->listener, .events = POLLIN };
 		for (int i = 0; i < HUB_MAX_CONNS; i++) {
 			struct conn *c = &h->conns[i];
 			if (!c->in_use)
@@ -647,8 +735,10 @@ static void serve(struct hub *h)
 		}
 		if (poll(fds, (nfds_t)n, 1000) < 0 && errno != EINTR)
 			break;
-		if (fds[0].revents & POLLIN)
-			accept_conn(h);
+		/* every waiting connection, so a flood meets the cap at once rather
+		 * than waiting in the backlog (bounded: the backlog's length) */
+		for (int k = 0; (fds[0].revents & POLLIN) && k < HUB_BACKLOG && accept_conn(h); k++)
+			;
 		for (int i = 1; i < n; i++) {
 			if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -681,18 +771,23 @@ static int read_secret(struct hub *h, const char *dir)
 		logf_hub("%s holds no secret of %u hex digits", path, CTL_SECRET_HEX);
 		return -1;
 	}
+	char err[4300];
+	if (nodeauth_load(&h->key, path, err, sizeof err) < 0) {
+		logf_hub("%s", err);
+		return -1;
+	}
 	return 0;
 }
 
 static int listen_on(struct hub *h, int port)
 {
-	h->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	h->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	int one = 1;
 	setsockopt(h->listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	if (h->listener < 0 || bind(h->listener, (struct sockaddr *)&a, sizeof a) < 0 ||
-	    listen(h->listener, 16) < 0) {
+	    listen(h->listener, HUB_BACKLOG) < 0) {
 		logf_hub("cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
 		return -1;
 	}
@@ -742,6 +837,7 @@ int cluster_hub_main(int argc, char **argv)
 	}
 	static struct hub h;
 	h.hello_seconds = hello;
+	h.spare = spare_open();
 	hub_vt_init(&h.vt, (uint32_t)hold, hold > 0);
 	if (read_secret(&h, dir) < 0 || listen_on(&h, port) < 0)
 		return 1;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/abi/hostauth.h"
 #include "kernel/abi/names.h"
 #include "control_net.h"
 #include "hostfilter/tracelog/log.h"
@@ -608,6 +609,29 @@ static int wait_for_agents(struct control_net *n, int ms, char *err, size_t errl
 	}
 }
 
+/* The hub greets every connection with a node's authentication challenge
+ * (kernel/abi/hostauth.h); a controller shows the secret instead, so it
+ * takes the challenge off the wire and leaves it.  0, or -1 with err. */
+static int skip_challenge(struct control_net *n, char *err, size_t errlen)
+{
+	struct hostauth_challenge c;
+	long end = now_ms() + AUTH_MS;
+	while (!ctl_wire_take_raw(&n->w, &c, sizeof c)) {
+		long left = end - now_ms();
+		struct pollfd p = { .fd = n->w.fd, .events = POLLIN };
+		if (left <= 0 || (poll(&p, 1, (int)left) > 0 && ctl_wire_read(&n->w) < 0)) {
+			snprintf(err, errlen, "the control hub did not greet this controller");
+			return -1;
+		}
+	}
+	if (c.magic != HOSTAUTH_CHALLENGE_MAGIC) {
+		snprintf(err, errlen, "the control hub greeted this controller with something else "
+				      "than a challenge (an older hub?)");
+		return -1;
+	}
+	return 0;
+}
+
 int control_net_open(struct control_net *n, const char *dir, char *err, size_t errlen)
 {
 	int scripted = n->scripted;
@@ -637,6 +661,10 @@ int control_net_open(struct control_net *n, const char *dir, char *err, size_t e
 	if (ctl_wire_init(&n->w, fd, 0) < 0) {
 		close(fd);
 		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (skip_challenge(n, err, errlen) < 0) {
+		control_net_close(n);
 		return -1;
 	}
 	struct ctl_frame f = ctl_frame_make(CTL_AUTH, 0, 0, 0);

@@ -83,6 +83,17 @@ int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **paylo
 	return 1;
 }
 
+int ctl_wire_take_raw(struct ctl_wire *w, void *buf, size_t n)
+{
+	drop_handed_out(w);
+	if (w->rx_len < n)
+		return 0;
+	memcpy(buf, w->rx, n);
+	memmove(w->rx, w->rx + n, w->rx_len - n);
+	w->rx_len -= n;
+	return 1;
+}
+
 /* Room for n more bytes in the send queue: 0, or -1 (limit, memory). */
 static int tx_room(struct ctl_wire *w, size_t n)
 {
@@ -106,6 +117,14 @@ static void put(struct ctl_wire *w, const void *data, size_t n)
 	if (n)
 		memcpy(w->tx + w->tx_len, data, n);
 	w->tx_len += n;
+}
+
+int ctl_wire_send_raw(struct ctl_wire *w, const void *data, size_t n)
+{
+	if (tx_room(w, n) < 0)
+		return -1;
+	put(w, data, n);
+	return 0;
 }
 
 int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload)

@@ -35,6 +35,12 @@ int ctl_wire_read(struct ctl_wire *w);
  * cannot be trusted any more. */
 int ctl_wire_next(struct ctl_wire *w, struct ctl_frame *f, const uint8_t **payload);
 
+/* Bytes outside the frames (node authentication, kernel/abi/hostauth.h):
+ * take the first n bytes received into buf (1; 0 not that many yet), or
+ * queue n bytes to send (0, or -1 as ctl_wire_send). */
+int ctl_wire_take_raw(struct ctl_wire *w, void *buf, size_t n);
+int ctl_wire_send_raw(struct ctl_wire *w, const void *data, size_t n);
+
 /* Queue a frame (f->len payload bytes).  0, or -1 when the queue would
  * pass its limit, memory is short, or f->len is set without a payload. */
 int ctl_wire_send(struct ctl_wire *w, const struct ctl_frame *f, const void *payload);

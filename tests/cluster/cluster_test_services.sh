@@ -3,8 +3,11 @@
 # port=0 and a start command gets a free 127.0.0.1 port, runs before the
 # nodes, is recorded in the state, reached through every node's QEMU NAT
 # (not a guestfwd, whose blocking writes stopped a node whose filter
-# stopped reading: cluster_test_stall.sh) and stopped by down; a service nobody started is a clear error (or skipped
-# with --no-services).
+# stopped reading: cluster_test_stall.sh) and stopped by down; a service
+# nobody started is a clear error (or skipped with --no-services).  Node
+# authentication (docs/network.md): the secret is on no command line,
+# QEMU hands it over as a fw_cfg file, and each node proves itself to the
+# filter and to the hub.
 . "$(dirname "$0")/cluster_lib.sh"
 
 d=$(new_cluster_dir svc)
@@ -30,6 +33,21 @@ check "services: the node's kernel gets host=meter:$port,ctl:$ctl" \
 	grep -q -- "-append node=1 peers=1,2 host=meter:$port,ctl:$ctl " <<<"$cmdline"
 check "services: ...and a second NIC on QEMU's NAT, no guestfwd" \
 	grep -q -- "-netdev user,id=host -device virtio-net-pci,netdev=host,mac=52:54:00:00:01:01" <<<"$cmdline"
+check "auth: the kernel authenticates to both (hostauth=meter,ctl)" \
+	grep -q -- " hostauth=meter,ctl " <<<"$cmdline"
+check "auth: QEMU hands the node the secret's file (fw_cfg opt/dpm/secret)" \
+	grep -q -- "-fw_cfg name=opt/dpm/secret,file=$d/secret" <<<"$cmdline"
+# (the pattern from the file: a command line holding the secret would
+# find itself)
+check "auth: the secret is on no command line of the cluster" \
+	bash -c '! grep -alF -f "$1" /proc/[0-9]*/cmdline 2>/dev/null | grep -q .' _ "$d/secret"
+both_proven() {
+	grep -q "connection [0-9]* is node 1 (authenticated)" "$d/meter.service.log" &&
+		grep -q "connection [0-9]* is node 2 (authenticated)" "$d/meter.service.log" &&
+		grep -q "node 1 authenticated" "$d/ctl.service.log" &&
+		grep -q "node 2 authenticated" "$d/ctl.service.log"
+}
+check "auth: both nodes prove themselves to the filter and to the hub at boot" wait_until 60 both_proven
 pids=$(state_pids "$d")
 "$DPM" cluster down --dir "$d" >/dev/null
 check "services: down stops the service too" cluster_gone "$d" $pids "$filter"

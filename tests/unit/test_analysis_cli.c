@@ -308,6 +308,39 @@ static void stats_command_on_csv(void **state)
 	assert_int_equal(rc, 2);
 }
 
+/* A trace that contradicts itself (a message received twice, one received
+ * by another process than its addressee) is refused by every analysis with
+ * where and why, exit 2: dpm stats took both silently before the load-time
+ * check (trace_check.c). */
+static void inconsistent_trace_is_refused_by_every_analysis(void **state)
+{
+	(void)state;
+	const char *twice = temp_file(2, "msg_id,type,cpu_ns,time_ns,src,dst,length\n"
+					 "0x1,SEND,10,100,1.1,2.1,8\n"
+					 "0x1,RECEIVE,0,5,1.1,2.1,8\n"
+					 "0x1,RECEIVE,5,9,1.1,2.1,8\n");
+	int (*mains[])(int, char **) = { stats_main, parallel_main, causality_main };
+	for (int i = 0; i < 3; i++) {
+		char *argv[] = { "x", (char *)twice, NULL, NULL, NULL };
+		if (mains[i] == causality_main) /* it wants roles */
+			argv[1] = "--requestors", argv[2] = "1.1", argv[3] = (char *)twice;
+		int rc;
+		char *err = capture_stderr(mains[i], mains[i] == causality_main ? 4 : 2, argv, &rc);
+		assert_int_equal(rc, 2);
+		assert_non_null(strstr(err, ":4: msg_id 0x1 was already received at line 3"));
+		free(err);
+	}
+	const char *other = temp_file(3, "msg_id,type,cpu_ns,time_ns,src,dst,length\n"
+					 "0x1,SEND,10,100,1.1,2.1,8\n"
+					 "0x1,RECEIVE,0,5,1.1,3.1,8\n");
+	char *argv[] = { "stats", (char *)other, NULL };
+	int rc;
+	char *err = capture_stderr(stats_main, 2, argv, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, ":3: msg_id 0x1 was sent to 2.1 (line 2) but received by 3.1"));
+	free(err);
+}
+
 static void causality_command_on_csv(void **state)
 {
 	(void)state;
@@ -714,6 +747,7 @@ int main(void)
 		cmocka_unit_test(parallel_completion_in_virtual_time),
 		cmocka_unit_test(stats_command_on_csv),
 		cmocka_unit_test(causality_command_on_csv),
+		cmocka_unit_test(inconsistent_trace_is_refused_by_every_analysis),
 		cmocka_unit_test(causality_branching_and_state_diagram),
 		cmocka_unit_test(json_reader_refuses_bad_json),
 		cmocka_unit_test(parallel_json),

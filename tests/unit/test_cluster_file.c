@@ -77,6 +77,15 @@ static void test_attributes_defaults_and_quoting(void **state)
 	assert_string_equal(spec.services[0].start, "dpm filter --port {port} -o {dir}/m.log");
 	assert_int_equal(spec.services[1].port, 7001);
 	assert_string_equal(spec.services[1].start, "");
+	/* nodes authenticate to what `up` starts and to the hub, by default */
+	assert_true(cluster_service_auth(&spec.services[0]));
+	assert_true(cluster_service_auth(&spec.services[1]));
+	assert_int_equal(parse("node a\nservice x port=7002\nservice y port=7003 auth=yes\n"
+			       "service z port=0 start=\"srv {port}\" auth=no\nservice e port=7004 cmd=cat\n"), 0);
+	assert_false(cluster_service_auth(&spec.services[0]));
+	assert_true(cluster_service_auth(&spec.services[1]));
+	assert_false(cluster_service_auth(&spec.services[2]));
+	assert_false(cluster_service_auth(&spec.services[3]));
 }
 
 /* cmd=: a service QEMU runs for each connection a node makes (no listener). */
@@ -144,7 +153,8 @@ static void test_attribute_errors(void **state)
 	assert_error("node a boot=maybe\n", "c.cluster:1:8: boot must be yes or no, not 'maybe'");
 	assert_error("node a boot=no\n", "c.cluster:2:1: the cluster has no nodes to boot on this host");
 	assert_error("service s host=4\n",
-		     "c.cluster:1:11: unknown service attribute 'host'; expected port, start or cmd");
+		     "c.cluster:1:11: unknown service attribute 'host'; expected port, start, cmd or auth");
+	assert_error("service s port=1 auth=maybe\n", "c.cluster:1:18: auth must be yes or no, not 'maybe'");
 	assert_error("node a id\n", "c.cluster:1:10: expected '=' after 'id'");
 	assert_error("node a \"x\"\n", "c.cluster:1:8: expected an attribute (key=value), found '\"'");
 	assert_error("node a init=\"--halt\n", "c.cluster:1:13: unterminated string");

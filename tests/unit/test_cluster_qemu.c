@@ -51,8 +51,21 @@ static void test_kernel_cmdline_words_in_order(void **state)
 	l.services = sv;
 	l.nservices = 2;
 	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
-	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001");
+	/* the hub always authenticates its nodes; a service you start only when
+	 * it says auth=yes; a service `up` starts unless it says auth=no */
+	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001 hostauth=ctl");
 	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, 20), -1);
+	sv[0].auth = 1;
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001 hostauth=meter,ctl");
+	sv[0].auth = 0;
+	snprintf(sv[0].start, sizeof sv[0].start, "{dpm} filter --port {port} -o m.log");
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001 hostauth=meter,ctl");
+	sv[0].auth = 2;
+	sv[1].auth = 2;
+	assert_int_equal(qemu_kernel_cmdline(&spec.nodes[1], &l, line, sizeof line), 0);
+	assert_string_equal(line, "node=1 peers=3,1 host=meter:40001,ctl:7001");
 
 	load("node a id=1\nnode far id=2 boot=no\n"); /* on another host, still a peer */
 	l.services = NULL;
@@ -147,12 +160,14 @@ static void test_node_with_services_gets_a_second_nic(void **state)
 				 .nservices = 2 };
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	const char *all = joined();
-	assert_non_null(strstr(all, "|-append|node=8 peers=8 host=meter:40001,ctl:7001|"));
+	assert_non_null(strstr(all, "|-append|node=8 peers=8 host=meter:40001,ctl:7001 hostauth=ctl|"));
 	/* reached through QEMU's NAT (10.0.2.2), not a blocking guestfwd */
 	assert_non_null(strstr(all, "|-netdev|user,id=host|"
 				    "-device|virtio-net-pci,netdev=host,mac=52:54:00:00:01:08"));
 	assert_null(strstr(all, "guestfwd"));
-	assert_string_equal(cmd.argv[cmd.argc - 1], "virtio-net-pci,netdev=host,mac=52:54:00:00:01:08");
+	/* the secret reaches the node as a file QEMU hands it, never as words */
+	assert_string_equal(cmd.argv[cmd.argc - 2], "-fw_cfg");
+	assert_string_equal(cmd.argv[cmd.argc - 1], "name=opt/dpm/secret,file=/c/secret");
 }
 
 /* A cmd= service is QEMU's to run for each connection: guestfwd's cmd: form,
@@ -168,6 +183,8 @@ static void test_per_connection_service_is_a_guestfwd_command(void **state)
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	const char *all = joined();
 	assert_non_null(strstr(all, "|-append|node=3 peers=3 host=echo:7001:fwd,short:7002:fwd|"));
+	assert_null(strstr(all, "hostauth="));
+	assert_null(strstr(all, "-fw_cfg"));
 	assert_non_null(strstr(all, "|-netdev|user,id=host,"
 				    "guestfwd=tcp:10.0.2.100:7001-cmd:cat,"
 				    "guestfwd=tcp:10.0.2.100:7002-cmd:sh -c a,,b|"));

@@ -3,7 +3,12 @@
  * process listening on a free 127.0.0.1 port, fed batches over real TCP
  * connections (several at once, garbage between good ones, connections cut
  * mid-batch), stopped by SIGTERM or killed by SIGKILL; and its --stdin,
- * --check, --timeout, --batch-log and usage behaviour.
+ * --check, --timeout, --batch-log and usage behaviour.  With the cluster's
+ * secret (kernel/abi/hostauth.h): a forged peer (no answer, a wrong
+ * secret, another node's traces) is refused and logged while the real
+ * node's batches are kept; a flood beyond --max-conns is said once and
+ * survived, silent peers go after --handshake-timeout, and a peer stopped
+ * inside a batch after --idle-timeout, its earlier batches kept.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -13,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +30,8 @@
 #include "qemu/dpm_commands.h"
 #include "hostfilter/tracelog/log.h"
 #include "hostfilter/tracelog/logformat.h"
+#include "hostfilter/filter/nodeauth.h"
+#include "hostfilter/filter/shed.h"
 #include "test_filter_support.h"
 
 static uint8_t buf[1 << 20];
@@ -255,6 +264,202 @@ static void test_sigkill_leaves_a_readable_log(void **state)
 	dpm_log_close(log);
 }
 
+/* ---- node authentication, caps and timeouts ---- */
+
+static const char secret_hex[] = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+/* The secret file, and the filter's arguments to use it with. */
+static const char *secret_file(void)
+{
+	const char *path = tf_path("secret");
+	tf_write_file(path, secret_hex);
+	return path;
+}
+
+/* Read the filter's challenge on fd (bounded: 5 s). */
+static void read_challenge(int fd, struct hostauth_challenge *c)
+{
+	size_t got = 0;
+	for (int tries = 0; tries < 500 && got < sizeof *c; tries++) {
+		ssize_t n = read(fd, (uint8_t *)c + got, sizeof *c - got);
+		if (n > 0)
+			got += (size_t)n;
+		else
+			sleep_ms(10);
+	}
+	assert_int_equal(got, sizeof *c);
+	assert_int_equal(c->magic, HOSTAUTH_CHALLENGE_MAGIC);
+}
+
+/* Connect and answer as node `id` with secret `hex`. */
+static int node_connect(int port, uint32_t id, const char *hex)
+{
+	int fd = tf_connect(port);
+	struct hostauth_challenge c;
+	struct nodeauth_key k;
+	struct hostauth_answer a;
+	read_challenge(fd, &c);
+	memcpy(k.key, hex, HOSTAUTH_KEY_LEN);
+	nodeauth_answer(&k, &c, id, &a);
+	tf_send_all(fd, &a, sizeof a);
+	return fd;
+}
+
+/* 1 when the filter closes fd within 10 s (what it sends is read and dropped). */
+static int closed_by_filter(int fd)
+{
+	uint8_t junk[64];
+	for (int tries = 0; tries < 1000; tries++) {
+		ssize_t n = recv(fd, junk, sizeof junk, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+			return 1;
+		if (n < 0)
+			sleep_ms(10);
+	}
+	return 0;
+}
+
+static int err_has(const struct tf_filter *f, const char *text)
+{
+	char *err = tf_read_file(f->err);
+	int has = strstr(err, text) != NULL;
+	free(err);
+	return has;
+}
+
+static void test_forged_peers_are_refused_and_logged(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	uint32_t reasons[8], machines[8];
+	(void)state;
+	const char *extra[] = { "--secret", secret_file(), NULL };
+	tf_filter_start(&f, "forged", extra);
+	/* a peer that sends a batch without answering the challenge */
+	int bare = tf_connect(f.port);
+	tf_send_all(bare, buf, tf_send_batch(buf, 1, 0, 8));
+	assert_true(closed_by_filter(bare));
+	close(bare);
+	/* a peer with another secret */
+	int wrong = node_connect(f.port, 1, "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100");
+	tf_send_all(wrong, buf, tf_send_batch(buf, 1, 0, 8));
+	assert_true(closed_by_filter(wrong));
+	close(wrong);
+	/* node 2, proven, sending node 1's traces: a whole batch of them, then
+	 * a batch of its own whose records claim node 1 */
+	int two = node_connect(f.port, 2, secret_hex);
+	tf_send_all(two, buf, tf_send_batch(buf, 2, 0, 4));
+	tf_send_all(two, buf, tf_send_batch(buf, 1, 4, 8));
+	assert_true(closed_by_filter(two));
+	close(two);
+	int forged = node_connect(f.port, 2, secret_hex);
+	size_t n = tf_send_batch(buf, 2, 0, 4);
+	size_t rec = (n - sizeof(struct meter_batch_header)) / 4;
+	uint32_t one = 1; /* the second record's machine (offset 0) says node 1 */
+	memcpy(buf + sizeof(struct meter_batch_header) + rec, &one, 4);
+	tf_send_all(forged, buf, n);
+	assert_true(closed_by_filter(forged));
+	close(forged);
+	/* the real node 1 */
+	int real = node_connect(f.port, 1, secret_hex);
+	tf_send_all(real, buf, tf_send_batch(buf, 1, 0, 8));
+	close(real);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 4 + 8 + 2);
+	assert_int_equal(counts[TRACE_SEND], 4 + 8);
+	assert_int_equal(notes(f.log, reasons, machines, 8), 2);
+	assert_int_equal(reasons[0], NOTE_FOREIGN_MACHINE);
+	assert_int_equal(machines[0], 2);
+	assert_int_equal(reasons[1], NOTE_FOREIGN_MACHINE);
+	assert_int_equal(machines[1], 2);
+	assert_true(err_has(&f, "did not answer the authentication challenge"));
+	assert_true(err_has(&f, "authentication answer is wrong"));
+	assert_true(err_has(&f, "another node's traces"));
+	assert_true(err_has(&f, "is node 1 (authenticated)"));
+}
+
+/* More connections than --max-conns, all silent: the cap is said once, the
+ * silent ones go after --handshake-timeout, and a node that comes then is
+ * served. */
+static void test_connection_flood_beyond_the_cap(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	(void)state;
+	const char *extra[] = { "--secret", secret_file(), "--max-conns", "8", "--handshake-timeout", "1",
+				NULL };
+	tf_filter_start(&f, "cap", extra);
+	int flood[24];
+	for (int i = 0; i < 24; i++)
+		flood[i] = tf_connect(f.port);
+	for (int i = 0; i < 24; i++) /* the 16 past the cap at once, the 8 after a second */
+		assert_true(closed_by_filter(flood[i]));
+	for (int i = 0; i < 24; i++)
+		close(flood[i]);
+	int node = node_connect(f.port, 3, secret_hex);
+	tf_send_all(node, buf, tf_send_batch(buf, 3, 0, 8));
+	close(node);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 8);
+	char *err = tf_read_file(f.err);
+	/* said once each time the cap is reached: a place was free again
+	 * between two such lines */
+	const char *at = err;
+	int caps = 0;
+	for (const char *c, *fr; (c = strstr(at, "connection cap reached (8 connections)"));) {
+		fr = strstr(at, "below the connection cap again");
+		assert_true(caps == 0 || (fr && fr < c));
+		caps++;
+		at = c + 1;
+	}
+	assert_true(caps >= 1);
+	assert_non_null(strstr(err, "did not authenticate within 1 s"));
+	free(err);
+}
+
+/* A node that stops in the middle of a batch is closed after
+ * --idle-timeout; what it sent whole before is in the log, and the partial
+ * batch is noted. */
+static void test_stalled_peer_keeps_what_it_sent(void **state)
+{
+	struct tf_filter f;
+	unsigned counts[257];
+	uint32_t reasons[4], machines[4];
+	(void)state;
+	const char *extra[] = { "--secret", secret_file(), "--idle-timeout", "1", NULL };
+	tf_filter_start(&f, "stall", extra);
+	int fd = node_connect(f.port, 4, secret_hex);
+	tf_send_all(fd, buf, tf_send_batch(buf, 4, 0, 8));
+	size_t n = tf_send_batch(buf, 4, 8, 8);
+	tf_send_all(fd, buf, n / 2);
+	assert_true(closed_by_filter(fd));
+	close(fd);
+	assert_int_equal(tf_filter_stop(&f), 0);
+	assert_int_equal(tf_count_log(f.log, counts), 8 + 1);
+	assert_int_equal(notes(f.log, reasons, machines, 4), 1);
+	assert_int_equal(reasons[0], NOTE_STALLED);
+	assert_int_equal(machines[0], 4);
+}
+
+/* Every accept() error has a meaning for the services (dpm filter, the hub):
+ * none of them ends the service.  dpm filter used to exit on any error
+ * but EAGAIN, EINTR, ECONNABORTED and EPROTO (EPERM from a firewall rule,
+ * ENETDOWN, ... cut every node's stream). */
+static void test_every_accept_error_is_survived(void **state)
+{
+	(void)state;
+	const int shed[] = { EMFILE, ENFILE, ENOBUFS, ENOMEM };
+	const int broken[] = { EBADF, EINVAL, ENOTSOCK, EOPNOTSUPP, EFAULT };
+	const int again[] = { EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN,
+			      EHOSTUNREACH, ETIMEDOUT, ENOSR, EPROTONOSUPPORT };
+	for (size_t i = 0; i < sizeof shed / sizeof *shed; i++)
+		assert_int_equal(accept_failure(shed[i]), ACCEPT_SHED);
+	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++)
+		assert_int_equal(accept_failure(broken[i]), ACCEPT_BROKEN);
+	for (size_t i = 0; i < sizeof again / sizeof *again; i++)
+		assert_int_equal(accept_failure(again[i]), ACCEPT_AGAIN);
+}
+
 static void test_two_filters_at_once(void **state)
 {
 	struct tf_filter a, b;
@@ -409,6 +614,10 @@ int main(void)
 		cmocka_unit_test(test_disconnect_mid_batch_loses_only_that_batch),
 		cmocka_unit_test(test_sigkill_leaves_a_readable_log),
 		cmocka_unit_test(test_two_filters_at_once),
+		cmocka_unit_test(test_forged_peers_are_refused_and_logged),
+		cmocka_unit_test(test_connection_flood_beyond_the_cap),
+		cmocka_unit_test(test_stalled_peer_keeps_what_it_sent),
+		cmocka_unit_test(test_every_accept_error_is_survived),
 		cmocka_unit_test(test_rules_select_and_dropped_pass_through),
 		cmocka_unit_test(test_stdin_stream_and_batch_log),
 		cmocka_unit_test(test_check_rules),

@@ -9,7 +9,12 @@
  * that never say who they are cannot lock the hub's places; in virtual
  * time, timed agents' frames reach a scripted controller in node-time
  * order and its commands are stamped with the time of what it reacts to,
- * no node granted past it until it says idle.  Every wait is bounded.
+ * no node granted past it until it says idle.  Node authentication
+ * (kernel/abi/hostauth.h): every connection is challenged; a HELLO
+ * without the answer, with a wrong secret, with an answer replayed from
+ * another connection, for another node than the one proven, or a second
+ * agent for a node, is refused and logged, and a peer that never answers
+ * is closed.  Every wait is bounded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -34,6 +40,7 @@
 
 #include "qemu/control/ctl_wire.h"
 #include "qemu/dpm_commands.h"
+#include "hostfilter/filter/nodeauth.h"
 
 int cluster_hub_main(int argc, char **argv);
 
@@ -124,6 +131,58 @@ static void hub_stop(struct hub_run *h)
 	rmdir(h->dir);
 }
 
+/* The hub's log so far (static buffer). */
+static const char *hub_log(const struct hub_run *h)
+{
+	static char text[16384];
+	char path[128];
+	snprintf(path, sizeof path, "%s/hub.log", h->dir);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+/* Connect and take the hub's greeting, the challenge, within 3 s. */
+static void greeted(struct ctl_wire *w, int port, struct hostauth_challenge *c)
+{
+	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	for (int tries = 0; tries < 300 && !ctl_wire_take_raw(w, c, sizeof *c); tries++) {
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLIN }, 1, 10);
+		assert_true(ctl_wire_read(w) >= 0);
+	}
+	assert_int_equal(c->magic, HOSTAUTH_CHALLENGE_MAGIC);
+}
+
+static void send_raw(struct ctl_wire *w, const void *p, size_t n)
+{
+	assert_int_equal(ctl_wire_send_raw(w, p, n), 0);
+	for (int tries = 0; ctl_wire_pending(w) && tries < 300; tries++) {
+		assert_int_equal(ctl_wire_flush(w), 0);
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLOUT }, 1, 10);
+	}
+}
+
+/* Answer the challenge as node `id` would with secret `hex`. */
+static void answer(struct ctl_wire *w, const struct hostauth_challenge *c, uint32_t id, const char *hex)
+{
+	struct nodeauth_key k;
+	struct hostauth_answer a;
+	memcpy(k.key, hex, HOSTAUTH_KEY_LEN);
+	nodeauth_answer(&k, c, id, &a);
+	send_raw(w, &a, sizeof a);
+}
+
+/* Connected as node id's kernel: greeted and proven. */
+static void proven(struct ctl_wire *w, int port, uint32_t id)
+{
+	struct hostauth_challenge c;
+	greeted(w, port, &c);
+	answer(w, &c, id, secret);
+}
+
 static void send_frame(struct ctl_wire *w, struct ctl_frame f, const void *payload, uint32_t len)
 {
 	f.len = len;
@@ -160,8 +219,9 @@ static void a_reply_with_a_payload_reaches_the_controller(void **state)
 	struct hub_run h;
 	hub_start(&h);
 	struct ctl_wire node, ctl;
-	assert_int_equal(ctl_wire_init(&node, try_connect(h.port), 0), 0);
-	assert_int_equal(ctl_wire_init(&ctl, try_connect(h.port), 0), 0);
+	struct hostauth_challenge c;
+	proven(&node, h.port, 2);
+	greeted(&ctl, h.port, &c);
 	struct ctl_frame f;
 	uint8_t buf[64];
 
@@ -199,7 +259,7 @@ static void a_reply_with_a_payload_reaches_the_controller(void **state)
 /* Connect as node `id`'s agent. */
 static void agent(struct ctl_wire *w, int port, uint32_t id)
 {
-	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	proven(w, port, id);
 	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, id, 0);
 	hello.a = (id << 16) | 4;
 	send_frame(w, hello, NULL, 0);
@@ -209,8 +269,9 @@ static void agent(struct ctl_wire *w, int port, uint32_t id)
 static void controller(struct ctl_wire *w, int port)
 {
 	struct ctl_frame f;
+	struct hostauth_challenge c;
 	uint8_t buf[64];
-	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	greeted(w, port, &c);
 	send_frame(w, ctl_frame_make(CTL_AUTH, 1, 0, 0), secret, CTL_SECRET_HEX);
 	assert_int_equal(next_frame(w, &f, buf, sizeof buf), 1);
 	assert_int_equal(f.type, CTL_REPLY);
@@ -261,16 +322,148 @@ static void silent_connections_cannot_lock_the_hub(void **state)
 	(void)state;
 	struct hub_run h;
 	hub_start(&h);
-	int idle[48];
-	for (int i = 0; i < 48; i++) /* every place the hub has */
+	int idle[64];
+	for (int i = 0; i < 64; i++) /* every place the hub has, and 16 more */
 		idle[i] = try_connect(h.port);
 	nanosleep(&(struct timespec){ 4, 0 }, NULL); /* past the hub's --hello-timeout 2 */
 	struct ctl_wire ctl;
 	controller(&ctl, h.port);
 	ctl_wire_close(&ctl);
-	for (int i = 0; i < 48; i++)
+	for (int i = 0; i < 64; i++)
 		if (idle[i] >= 0)
 			close(idle[i]);
+	/* said once each time the cap is reached: between two such lines a
+	 * place was free again (on a loaded host the first silent ones may
+	 * time out before the last have connected) */
+	const char *log = hub_log(&h), *at = log;
+	int caps = 0, open = 0;
+	for (const char *c, *f; (c = strstr(at, "connection cap reached (48 connections)"));) {
+		f = strstr(at, "a place is free again; ");
+		assert_true(caps == 0 || (f && f < c));
+		caps++;
+		at = c + 1;
+		open = !(f = strstr(at, "a place is free again; ")) ? 1 : 0;
+	}
+	assert_true(caps >= 1);
+	assert_int_equal(open, 0); /* the controller found a free place */
+	assert_true(hub_alive(&h));
+	hub_stop(&h);
+}
+
+/* 1 when the hub closes w within 5 s (what it sent before is read and dropped). */
+static int closed_by_hub(struct ctl_wire *w)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		poll(&(struct pollfd){ .fd = w->fd, .events = POLLIN }, 1, 10);
+		if (ctl_wire_read(w) < 0)
+			return 1;
+		w->rx_len = 0;
+	}
+	return 0;
+}
+
+/* Peers without the secret, or with someone else's answer, cannot be a
+ * node: each is refused and the refusal logged; the real node still gets
+ * in, once. */
+static void a_forged_node_is_refused_and_logged(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	struct ctl_wire w, a, b, n1, n2, again, ctl;
+	struct hostauth_challenge c, ca, cb;
+	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, 1, 0);
+
+	/* HELLO with no answer at all */
+	greeted(&w, h.port, &c);
+	send_frame(&w, hello, NULL, 0);
+	assert_true(closed_by_hub(&w));
+	ctl_wire_close(&w);
+	assert_non_null(strstr(hub_log(&h), "HELLO as node 1 without authenticating"));
+
+	/* an answer made with another secret */
+	greeted(&w, h.port, &c);
+	answer(&w, &c, 1, "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	assert_true(closed_by_hub(&w));
+	ctl_wire_close(&w);
+	assert_non_null(strstr(hub_log(&h), "authentication answer is wrong"));
+
+	/* an answer replayed: b is sent the answer made for a's challenge */
+	greeted(&a, h.port, &ca);
+	greeted(&b, h.port, &cb);
+	answer(&b, &ca, 1, secret);
+	assert_true(closed_by_hub(&b));
+	ctl_wire_close(&b);
+	ctl_wire_close(&a);
+
+	/* proven as node 2, HELLO as node 1 */
+	proven(&n2, h.port, 2);
+	send_frame(&n2, hello, NULL, 0);
+	assert_true(closed_by_hub(&n2));
+	ctl_wire_close(&n2);
+	assert_non_null(strstr(hub_log(&h), "HELLO as node 1 from node 2"));
+
+	/* the real node 1 gets in; a second agent for it does not */
+	agent(&n1, h.port, 1);
+	agent(&again, h.port, 1);
+	assert_true(closed_by_hub(&again));
+	ctl_wire_close(&again);
+	assert_non_null(strstr(hub_log(&h), "node 1 already has an agent"));
+	controller(&ctl, h.port);
+	struct ctl_frame f;
+	uint8_t buf[64];
+	send_frame(&ctl, ctl_frame_make(CTL_NODES, 3, 0, 0), NULL, 0);
+	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
+	assert_int_equal(f.len, 1);
+	assert_int_equal(buf[0], 1);
+	assert_true(hub_alive(&h));
+	ctl_wire_close(&n1);
+	ctl_wire_close(&ctl);
+	hub_stop(&h);
+}
+
+/* A peer that takes the challenge and never answers holds its place only
+ * until --hello-timeout (2 s here). */
+static void a_peer_that_never_answers_is_closed(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	hub_start(&h);
+	struct ctl_wire w;
+	struct hostauth_challenge c;
+	greeted(&w, h.port, &c);
+	assert_true(closed_by_hub(&w));
+	ctl_wire_close(&w);
+	assert_non_null(strstr(hub_log(&h), "said nothing in time"));
+	hub_stop(&h);
+}
+
+/* Out of descriptors (a flood under a low limit): the hub closes what it
+ * cannot take, says so, does not spin, and serves a controller once
+ * descriptors are free again. */
+static void out_of_descriptors_is_survived(void **state)
+{
+	(void)state;
+	struct hub_run h;
+	struct rlimit old, low = { 20, 20 };
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0); /* the child inherits it */
+	hub_start(&h);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	int flood[30];
+	for (int i = 0; i < 30; i++)
+		flood[i] = try_connect(h.port);
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	for (int i = 0; i < 30; i++)
+		if (flood[i] >= 0)
+			close(flood[i]);
+	nanosleep(&(struct timespec){ 3, 0 }, NULL); /* the taken ones closed by --hello-timeout */
+	struct ctl_wire ctl;
+	controller(&ctl, h.port);
+	ctl_wire_close(&ctl);
+	assert_non_null(strstr(hub_log(&h), "cannot take a connection (Too many open files)"));
+	assert_true(hub_alive(&h));
 	hub_stop(&h);
 }
 
@@ -333,7 +526,7 @@ static int quiet(struct ctl_wire *w, int ms)
 
 static void timed_agent(struct ctl_wire *w, int port, uint32_t id, uint64_t t)
 {
-	assert_int_equal(ctl_wire_init(w, try_connect(port), 0), 0);
+	proven(w, port, id);
 	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, id, 0);
 	hello.a = (id << 16) | 4;
 	send_env(w, CTL_ENV_DATA, t, &hello, NULL);
@@ -351,7 +544,8 @@ static void a_scripted_controller_reacts_at_node_times(void **state)
 	timed_agent(&n1, h.port, 1, 1000);
 	timed_agent(&n2, h.port, 2, 1000);
 	assert_int_equal(envelopes(&n1, 300, &at, &f), 1000 + LA); /* both promised 1 us */
-	assert_int_equal(ctl_wire_init(&ctl, try_connect(h.port), 0), 0);
+	struct hostauth_challenge c;
+	greeted(&ctl, h.port, &c);
 	struct ctl_frame auth = ctl_frame_make(CTL_AUTH, 1, 0, 0);
 	auth.a = CTL_AUTH_SCRIPTED;
 	send_frame(&ctl, auth, secret, CTL_SECRET_HEX);
@@ -402,6 +596,9 @@ int main(void)
 		cmocka_unit_test(a_reply_with_a_payload_reaches_the_controller),
 		cmocka_unit_test(a_node_cannot_report_on_another_nodes_process),
 		cmocka_unit_test(silent_connections_cannot_lock_the_hub),
+		cmocka_unit_test(a_forged_node_is_refused_and_logged),
+		cmocka_unit_test(a_peer_that_never_answers_is_closed),
+		cmocka_unit_test(out_of_descriptors_is_survived),
 		cmocka_unit_test(a_scripted_controller_reacts_at_node_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,6 +99,26 @@ static void host_services_are_named(void **state)
 	}
 }
 
+/* hostauth=: the services the node proves itself to (kernel/abi/hostauth.h). */
+static void authenticated_services_are_named(void **state)
+{
+	(void)state;
+	const char *msg = NULL;
+	assert_false(net_config_host_auth(&cfg, "ctl"));
+	assert_int_equal(parse("hostauth=meter,ctl", &msg), 1);
+	assert_int_equal(cfg.nhostauth, 2);
+	assert_true(net_config_host_auth(&cfg, "meter"));
+	assert_true(net_config_host_auth(&cfg, "ctl"));
+	assert_false(net_config_host_auth(&cfg, "echo"));
+	assert_false(net_config_host_auth(&cfg, "met"));
+	const char *bad[] = { "hostauth=", "hostauth=a,,b", "hostauth=averyveryverylongname",
+			      "hostauth=a,b,c,d,e" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(parse(bad[i], &msg), -1);
+		assert_int_equal(cfg.nhostauth, 2);
+	}
+}
+
 static void timeouts_and_selftest(void **state)
 {
 	(void)state;
@@ -193,6 +213,7 @@ int main(void)
 		cmocka_unit_test_setup(peers_list_is_taken, setup),
 		cmocka_unit_test_setup(bad_peers_are_refused_and_the_old_list_kept, setup),
 		cmocka_unit_test_setup(host_services_are_named, setup),
+		cmocka_unit_test_setup(authenticated_services_are_named, setup),
 		cmocka_unit_test_setup(timeouts_and_selftest, setup),
 		cmocka_unit_test_setup(other_words_are_not_ours, setup),
 		cmocka_unit_test_setup(cmdline_option_warns_and_still_takes_the_word, setup),

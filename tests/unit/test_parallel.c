@@ -17,6 +17,7 @@
 
 #include "analysis/model/assign.h"
 #include "analysis/model/parallelism.h"
+#include "analysis/model/trace_check.h"
 #include "test_analysis_trace.h"
 
 enum where { MEASURED, EACH_OWN, ONE };
@@ -508,6 +509,16 @@ static void more_processes_than_steps(void **state)
 	trace_free(&t);
 }
 
+static void expect_check_error(struct trace *t, const char *fragment)
+{
+	char err[256] = "";
+	assert_int_equal(trace_check(t, err, sizeof err), -1);
+	if (!strstr(err, fragment))
+		fail_msg("error '%s' lacks '%s'", err, fragment);
+}
+
+/* Messages that contradict each other are refused when the trace is
+ * loaded (trace_check), before any analysis builds on them. */
 static void inconsistent_traces_are_rejected(void **state)
 {
 	(void)state;
@@ -516,14 +527,22 @@ static void inconsistent_traces_are_rejected(void **state)
 	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1), c = tp(&t, 3, 1);
 	t_send(&t, a, b, 1, 1, 5, 1);
 	t_send(&t, a, b, 2, 2, 5, 1);
-	expect_build_error(&t, "dup.csv:3: msg_id 0x5 was already sent at line 2");
+	expect_check_error(&t, "dup.csv:3: msg_id 0x5 was already sent at line 2");
+	trace_free(&t);
+
+	trace_init(&t, "twice.csv");
+	a = tp(&t, 1, 1), b = tp(&t, 2, 1);
+	t_send(&t, a, b, 1, 1, 5, 1);
+	t_recv(&t, b, a, 2, 2, 5, 1);
+	t_recv(&t, b, a, 3, 3, 5, 1);
+	expect_check_error(&t, "twice.csv:4: msg_id 0x5 was already received at line 3");
 	trace_free(&t);
 
 	trace_init(&t, "wrong.csv");
 	a = tp(&t, 1, 1), b = tp(&t, 2, 1), c = tp(&t, 3, 1);
 	t_send(&t, a, b, 1, 1, 5, 1);
 	t_recv(&t, c, a, 2, 2, 5, 1);
-	expect_build_error(&t, "wrong.csv:3: msg_id 0x5 was sent to 2.1");
+	expect_check_error(&t, "wrong.csv:3: msg_id 0x5 was sent to 2.1");
 	trace_free(&t);
 
 	trace_init(&t, "back.csv");
