@@ -296,10 +296,10 @@ int32_t kservice(struct proc *p, const struct link *via, const uint8_t *req, uin
 			return E_RIGHTS;
 		if (need(len, 8))
 			return E_BADREQ;
-		if (vtime_on) { /* virtual time: the peers let go, the host's bytes out */
+		if (vtime_on) /* virtual time: the peers let go */
 			vlink_leave();
-			net_wait_until(hostlink_all_drained, NULL);
-		}
+		/* the host's bytes out, its services told, for at most 5 s */
+		net_wait_until_for(hostlink_all_finished, NULL, 5000000000ull);
 		arch_poweroff((int)word(req, 1));
 	}
 	if (kind >= KR_DEVICE_FIRST && kind <= KR_DEVICE_LAST)

@@ -361,11 +361,24 @@ void hostlink_close(int n)
 		net_run(close_on_net_stack, h);
 }
 
-int hostlink_all_drained(void *unused)
+/* Every UP link says its end after its last byte; 1 in *all while one is
+ * still UP (its host has not closed it yet). */
+static void finish_on_net_stack(void *arg)
+{
+	int *open = arg;
+	for (int i = 0; i < HOSTLINK_MAX; i++) {
+		struct hostlink *h = &links[i];
+		if (!h->in_use || h->state != PEER_UP)
+			continue;
+		stream_finish(&h->stream);
+		*open = 1;
+	}
+}
+
+int hostlink_all_finished(void *unused)
 {
 	(void)unused;
-	for (int i = 0; i < (int)net_config.nhost; i++)
-		if (hostlink_state(i) == PEER_UP && !hostlink_drained(i))
-			return 0;
-	return 1;
+	int open = 0;
+	net_run(finish_on_net_stack, &open);
+	return !open;
 }

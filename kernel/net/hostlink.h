@@ -51,9 +51,13 @@ int hostlink_send(int link, const void *data, uint32_t len);
 int hostlink_state(int link);
 /* 1 when everything sent has been acknowledged by the host. */
 int hostlink_drained(int link);
-/* Every open host link has had every byte it was given acknowledged by
- * the host (a condition for net_wait_until before power-off). */
-int hostlink_all_drained(void *unused);
+/* Before power-off (a condition for net_wait_until): every UP link says
+ * its end after its last byte, and this is 1 once the host has closed
+ * each (dpm filter and the hub close a connection whose end they read,
+ * having read everything before it).  An acknowledgement from QEMU is not
+ * enough: its NAT acknowledges bytes it has yet to write to the host, and
+ * a node that powered off then lost its last batches. */
+int hostlink_all_finished(void *unused);
 /* The owner has passed on n bytes it received (manual_window links). */
 void hostlink_consumed(int link, uint32_t n);
 /* At boot, on the network's stack: open the links to the hostauth=

@@ -84,10 +84,15 @@ static void start(void *unused)
 
 int net_wait_until(int (*done)(void *), void *arg)
 {
+	return net_wait_until_for(done, arg, WAIT_LIMIT_NS);
+}
+
+int net_wait_until_for(int (*done)(void *), void *arg, uint64_t limit_ns)
+{
 	vtime_exclude_begin();
 	uint64_t start = arch_clock_ns(); /* runs on while excluding */
 	int ok;
-	while (!(ok = done(arg)) && arch_clock_ns() - start < WAIT_LIMIT_NS)
+	while (!(ok = done(arg)) && arch_clock_ns() - start < limit_ns)
 		net_tick();
 	vtime_exclude_end();
 	return ok;

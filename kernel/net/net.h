@@ -27,4 +27,8 @@ void net_set_poll(void (*poll)(void));
  * true or a long limit passes, with the node clock stopped (virtual time:
  * what the host does meanwhile is not the node's time).  1 when done. */
 int net_wait_until(int (*done)(void *), void *arg);
+/* The same with a limit of limit_ns (of the clock that runs while the
+ * node clock stands still: instructions in virtual time, the host's time
+ * otherwise). */
+int net_wait_until_for(int (*done)(void *), void *arg, uint64_t limit_ns);
 #endif

@@ -170,6 +170,18 @@ void stream_flush(struct stream *s)
 		tcp_output(s->pcb);
 }
 
+int stream_finish(struct stream *s)
+{
+	if (!s->pcb || !s->established || s->finished)
+		return 1;
+	stream_flush(s);
+	if (s->tx.len > 0 || tcp_shutdown(s->pcb, 0, 1) != ERR_OK)
+		return 0;
+	s->finished = 1;
+	tcp_output(s->pcb);
+	return 1;
+}
+
 int stream_drained(const struct stream *s)
 {
 	return s->tx.len == 0 && (!s->pcb || (!s->pcb->unsent && !s->pcb->unacked));

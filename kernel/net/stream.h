@@ -32,6 +32,7 @@ struct stream {
 	                                 (TCP_WND) ahead of the owner */
 	int ack_now;                  /* acknowledge every segment at once
 	                                 (no delayed ACK) */
+	int finished;                 /* our end said (FIN): stream_finish */
 };
 
 void stream_init(struct stream *s, uint8_t *ring_buf, uint32_t ring_size,
@@ -50,4 +51,8 @@ void stream_recved(struct stream *s, uint32_t n);
 void stream_drop(struct stream *s);
 /* Everything queued has left the ring and been acknowledged. */
 int stream_drained(const struct stream *s);
+/* On the network's stack: say our end (a FIN after every byte queued),
+ * once every byte has gone to lwIP.  1 when said (or nothing to say it
+ * on), 0 not yet: call again. */
+int stream_finish(struct stream *s);
 #endif
