@@ -285,6 +285,15 @@ void hostlink_start(void)
 	}
 }
 
+int hostlink_standing_settled(void *unused)
+{
+	(void)unused;
+	for (int k = 0; k < HOSTLINK_MAX; k++)
+		if (links[k].in_use && !links[k].owned && links[k].state == PEER_CONNECTING)
+			return 0;
+	return 1;
+}
+
 int hostlink_open(const char *name, const struct hostlink_callbacks *cb)
 {
 	struct open_args a = { name, cb, E_NODEDOWN };

@@ -101,4 +101,6 @@ int net_wait_until_for(int (*done)(void *), void *arg, uint64_t limit_ns)
 void net_init(void)
 {
 	net_run(start, NULL);
+	if (net_running) /* the boot-time host links answered (hostlink.h) */
+		net_wait_until(hostlink_standing_settled, NULL);
 }

@@ -17,6 +17,7 @@ void peer_init(void);
 void peer_tick(void);
 void hostlink_tick(void);
 void hostlink_start(void);   /* hostlink.h */
+int hostlink_standing_settled(void *unused); /* hostlink.h */
 void peer_selftest_start(void);
 void peer_selftest_tick(void);
 void hostlink_selftest_start(void);
