@@ -64,7 +64,8 @@ void hostlink_consumed(int link, uint32_t n);
  * services, so the node authenticates to each at once. */
 void hostlink_start(void);
 /* Every link hostlink_start opened is UP (authenticated) or DOWN: the
- * condition boot waits for (net_init, with the node clock standing), so
+ * condition boot waits for in virtual time (net_init, with the node clock
+ * standing), so
  * that when a node's first process may use a link does not depend on how
  * soon the host answered.  Through QEMU's NAT the service's challenge
  * comes a host-dependent while after the node dials; waited for by a
