@@ -53,7 +53,8 @@ enum ctl_type {
 	                       traces for that filter are sent, then a MARK
 	                       trace with the token                           */
 	CTL_NODES = 19,     /* to the hub: reply payload = the ids (one byte
-	                       each) of the nodes whose agents are connected */
+	                       each) of the nodes whose agents are connected,
+	                       in increasing order */
 	CTL_IDLE = 20,      /* controller -> hub, no reply: a = how many frames
 	                       it has received; it has reacted to all of them
 	                       and waits (virtual time, see below)            */

@@ -411,13 +411,19 @@ static void node_frame(struct hub *h, struct conn *c, const struct ctl_frame *f,
 
 /* ---- frames from controllers ----------------------------------------------------- */
 
+/* The ids of the nodes whose agents are connected, in increasing order,
+ * not in the order they connected: that is the host's doing (each node
+ * dials the hub as it boots), and what a controller does node after node
+ * (the marks of `dpm record`, each answered before the next) must not
+ * take it, or in virtual time a node's mark lands ~1 ms earlier or later
+ * between two runs of one job (cluster_test_vtime_record). */
 static void list_nodes(struct hub *h, struct conn *c, const struct ctl_frame *f)
 {
 	uint8_t ids[HUB_MAX_CONNS];
 	uint32_t n = 0;
-	for (int i = 0; i < HUB_MAX_CONNS; i++)
-		if (h->conns[i].in_use && h->conns[i].kind == CONN_NODE)
-			ids[n++] = (uint8_t)h->conns[i].node;
+	for (uint32_t id = 1; id <= 0xff && n < HUB_MAX_CONNS; id++)
+		if (node_conn(h, id))
+			ids[n++] = (uint8_t)id;
 	struct ctl_frame r = ctl_frame_make(CTL_REPLY, f->id, 0, 0);
 	r.len = n;
 	send_to(h, c, &r, ids);

@@ -329,12 +329,8 @@ static int op_input(void *ctx, uint32_t task, const char *bytes, size_t len, cha
 	return 0;
 }
 
-/* The ids of the nodes whose agents are connected, in increasing order;
- * how many, or -1.  The hub lists them as they connected, which is the
- * host's doing (the nodes dial it as they boot): what is done node after
- * node (the marks of `dpm record`, each a request answered before the
- * next) must not take that order, or in virtual time a node's mark lands
- * ~1 ms earlier or later between two runs of one job. */
+/* The ids of the nodes whose agents are connected, in increasing order
+ * (the hub's list_nodes); how many, or -1. */
 static int connected_nodes(struct control_net *n, uint8_t *ids, size_t max, char *err, size_t errlen)
 {
 	struct ctl_frame f = ctl_frame_make(CTL_NODES, 0, 0, 0), reply;
@@ -343,12 +339,7 @@ static int connected_nodes(struct control_net *n, uint8_t *ids, size_t max, char
 	if (request(n, &f, NULL, &reply, buf, sizeof buf, &status, err, errlen) < 0 || status)
 		return -1;
 	size_t k = reply.len < max ? reply.len : max;
-	for (size_t i = 0; i < k; i++) { /* insertion: a handful of nodes */
-		size_t j = i;
-		for (; j > 0 && ids[j - 1] > buf[i]; j--)
-			ids[j] = ids[j - 1];
-		ids[j] = buf[i];
-	}
+	memcpy(ids, buf, k);
 	return (int)k;
 }
 

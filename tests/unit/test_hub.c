@@ -370,7 +370,7 @@ static void a_forged_node_is_refused_and_logged(void **state)
 	(void)state;
 	struct hub_run h;
 	hub_start(&h);
-	struct ctl_wire w, a, b, n1, n2, again, ctl;
+	struct ctl_wire w, a, b, n1, n2, n2b, n3, again, ctl;
 	struct hostauth_challenge c, ca, cb;
 	struct ctl_frame hello = ctl_frame_make(CTL_HELLO, 0, 1, 0);
 
@@ -409,14 +409,19 @@ static void a_forged_node_is_refused_and_logged(void **state)
 	assert_true(closed_by_hub(&again));
 	ctl_wire_close(&again);
 	assert_non_null(strstr(hub_log(&h), "node 1 already has an agent"));
+	/* nodes 3 and 2 connect after it: listed by id, not by arrival */
+	agent(&n3, h.port, 3);
+	agent(&n2b, h.port, 2);
 	controller(&ctl, h.port);
 	struct ctl_frame f;
 	uint8_t buf[64];
 	send_frame(&ctl, ctl_frame_make(CTL_NODES, 3, 0, 0), NULL, 0);
 	assert_int_equal(next_frame(&ctl, &f, buf, sizeof buf), 1);
-	assert_int_equal(f.len, 1);
-	assert_int_equal(buf[0], 1);
+	assert_int_equal(f.len, 3);
+	assert_memory_equal(buf, "\x01\x02\x03", 3);
 	assert_true(hub_alive(&h));
+	ctl_wire_close(&n3);
+	ctl_wire_close(&n2b);
 	ctl_wire_close(&n1);
 	ctl_wire_close(&ctl);
 	hub_stop(&h);
