@@ -122,9 +122,11 @@ void scheduler(void)
 	for (;;) {
 		struct proc *p = pick_next();
 		if (!p) {
-			if (vtime_idle())
-				continue; /* virtual time: jumped to a delivery */
-			arch_wait_for_interrupt();
+			int idle = vtime_idle();
+			if (idle < 0)
+				arch_wait_for_interrupt();
+			else if (idle)
+				kernel_timer_tick(); /* virtual time: jumped to a tick */
 			continue;
 		}
 		current = p;

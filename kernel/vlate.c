@@ -50,17 +50,28 @@ uint64_t vlate_entry(struct vlate *l, uint64_t now, int deadline, uint64_t *by)
 	if (!deadline) {
 		if (!l->grid)
 			return 0; /* an instruction's time not known yet: cannot judge */
+		/* the trapping instruction ran at now less the entry path (the
+		 * interrupt's, read at the same point) less itself; at or past
+		 * the expiry it should have been interrupted first */
 		uint64_t path = l->entry_delay == NONE ? VLATE_ENTRY_MARGIN_NS * insn
-						       : l->entry_delay + VLATE_ENTRY_SLACK_NS * insn;
+						       : l->entry_delay + (insn > 1 ? insn : 0);
 		if (now <= due || now - due <= path)
 			return 0;
 		l->expires = NONE;
 		return due;
 	}
 	l->expires = NONE;
-	if (now < due || due < l->user_since || due - l->user_since < VLATE_RESUME_MARGIN_NS * insn)
-		return 0; /* expired in the kernel: taken on the way out */
-	uint64_t delay = now - due;
+	if (now < due)
+		return 0;
+	uint64_t delay = now - due, margin = VLATE_RESUME_MARGIN_NS * insn;
+	if (due < l->user_since + margin) {
+		/* expired while the kernel ran, or on its way out: taken at the
+		 * first instruction back in user mode, within the margin of the
+		 * return; later than that is late */
+		if (l->entry_delay == NONE || delay <= l->user_since + margin - due + l->entry_delay)
+			return 0;
+		return due;
+	}
 	if (delay < l->entry_delay) {
 		l->entry_delay = delay;
 		return 0;

@@ -130,12 +130,15 @@ uint64_t vtime_next_deadline(void)
 
 static void user_entry_at(uint64_t now, int deadline_interrupt);
 
+/* The clock as the last entry from user mode read it (vtime_user_entry). */
+static uint64_t entered_at;
+
 int vtime_deadline(int from_user)
 {
 	uint64_t now = arch_clock_ns();
 	vtime_exclude_begin();
 	if (from_user)
-		user_entry_at(now, 1);
+		user_entry_at(entered_at, 1);
 	int tick = now >= next_tick;
 	while (next_tick <= now)
 		next_tick += TICK_NS;
@@ -173,10 +176,15 @@ void vtime_user_resumes(void)
 		vlate_resumes(&late, arch_clock_ns());
 }
 
-void vtime_user_entry(void)
+void vtime_user_entry(int deadline)
 {
-	if (vtime_on)
-		user_entry_at(arch_clock_ns(), 0);
+	if (!vtime_on)
+		return;
+	uint64_t now = arch_clock_ns();
+	if (deadline)
+		entered_at = now; /* judged in the stop, if it is the deadline's */
+	else
+		user_entry_at(now, 0);
 }
 
 static void user_entry_at(uint64_t now, int deadline_interrupt)
@@ -199,13 +207,15 @@ static void user_entry_at(uint64_t now, int deadline_interrupt)
 int vtime_idle(void)
 {
 	if (!vtime_on || !sync)
-		return 0;
+		return -1;
 	uint64_t now = arch_clock_ns();
 	uint64_t next = local_next(now);
-	if (next <= now)
-		return 0; /* due now: its interrupt comes at once */
-	vtime_exclude_begin();
-	uint64_t t = sync->idle(now, next);
-	vtime_exclude_end();
-	return sync->deliver(t) > 0 || t < next;
+	if (next > now) {
+		vtime_exclude_begin();
+		uint64_t t = sync->idle(now, next);
+		vtime_exclude_end();
+		if (sync->deliver(t) > 0 || t < next)
+			return 0;
+	}
+	return vtime_deadline(0); /* due now: its work, without halting for it */
 }

@@ -30,7 +30,7 @@ void gic_wait_for_devices(void);     /* virtual time: stalled, until a card inte
 void gic_clear_pending(int irq);      /* virtual time: a tick latched while the clock stood still */
 void arm_irq_dispatch(int irq);     /* every IRQ but the timer */
 void timer_init(void);
-int timer_rearm(void);                 /* the timer interrupt: 1 when a tick is due */
+int timer_rearm(int from_user);       /* the timer interrupt: 1 when a tick is due */
 uint32_t timer_mhz(void);
 /* The device tree QEMU leaves at the start of RAM: the command line and
  * the end of RAM (0 when absent). */

@@ -51,11 +51,17 @@ uint32_t timer_mhz(void)
 	return (uint32_t)(counter_hz / 1000000);
 }
 
-uint64_t arch_clock_ns(void)
+/* The node clock at counter value c. */
+static uint64_t count_ns(uint64_t c)
 {
-	uint64_t t = read_cntvct() - counter_boot;
+	uint64_t t = c - counter_boot;
 	uint64_t hi = (t >> 32) * clock_mult, lo = (t & 0xffffffffu) * clock_mult;
 	return (hi << (32 - CLOCK_SHIFT)) + (lo >> CLOCK_SHIFT);
+}
+
+uint64_t arch_clock_ns(void)
+{
+	return count_ns(read_cntvct());
 }
 
 /* Virtual time (kernel/vtime.c): the deadline is vtime_next_deadline()
@@ -73,8 +79,12 @@ static uint64_t ns_to_count(uint64_t ns)
 	return ns / 1000000000ull * counter_hz + ns % 1000000000ull * counter_hz / 1000000000ull;
 }
 
+/* The deadline at counter value count: the timer's condition holds from
+ * the instruction at which the counter reaches it (kernel/vlate.h is told
+ * where, in node time, to notice a late landing). */
 static void arm_at(uint64_t count)
 {
+	vtime_deadline_armed(arch_clock_ns(), count_ns(count));
 	write_cntv_cval(count);
 	write_cntv_ctl(CNTV_CTL_ENABLE);
 	isb();
@@ -138,13 +148,13 @@ void arch_tick_virtual(void)
 	arm_deadline();
 }
 
-int timer_rearm(void)
+int timer_rearm(int from_user)
 {
 	if (!tick_virtual) {
 		timer_rearm_period();
 		return 1;
 	}
-	return vtime_deadline(0); /* arch_clock_resume arms the next deadline */
+	return vtime_deadline(from_user); /* arch_clock_resume arms the next deadline */
 }
 
 void arch_clock_pause(void)

@@ -63,7 +63,7 @@ __attribute__((noinline)) static void irq(struct trapframe *tf)
 		 * for a card's interrupt (of the same priority) at a horizon. */
 		if (vtime_on)
 			gic_eoi(id);
-		int tick = timer_rearm();
+		int tick = timer_rearm(from_user(tf));
 		if (!vtime_on)
 			gic_eoi(id);  /* before kernel_tick, which may switch away for long */
 		if (tick)
@@ -78,8 +78,23 @@ __attribute__((noinline)) static void irq(struct trapframe *tf)
 	proc_interrupt_end(began);
 }
 
+static void trap(struct trapframe *tf);
+
+/* Virtual time: whether QEMU took the deadline interrupt late (vtime.h);
+ * the clock is read first thing, at the same point for every entry. */
 void arm_trap(struct trapframe *tf);
 void arm_trap(struct trapframe *tf)
+{
+	if (!vtime_on || !from_user(tf)) {
+		trap(tf);
+		return;
+	}
+	vtime_user_entry(tf->trapno == T_IRQ); /* the deadline's: judged in its stop */
+	trap(tf);
+	vtime_user_resumes();
+}
+
+static void trap(struct trapframe *tf)
 {
 	switch (tf->trapno) {
 	case T_SVC:

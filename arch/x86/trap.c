@@ -60,8 +60,7 @@ void x86_trap(struct trapframe *tf)
 		trap(tf, from_user);
 		return;
 	}
-	if (tf->trapno != T_IRQ0) /* the deadline's: checked in its stop */
-		vtime_user_entry();
+	vtime_user_entry(tf->trapno == T_IRQ0); /* the deadline's: judged in its stop */
 	trap(tf, 1);
 	vtime_user_resumes();
 }
