@@ -61,7 +61,7 @@ compare() {
 	check_that "$drop: every ping-pong message traced" \
 		'[ "$(awk -F, "\$2 == \"SEND\"" "$TEST_DIR/$drop.csv" | wc -l)" -ge $((4 * K)) ]'
 	check_that "$drop: the log equals the run without the drop, times and procTimes included" \
-		'cmp -s "$TEST_DIR/$plain.csv" "$TEST_DIR/$drop.csv"'
+		'vtime_same_csv "$TEST_DIR/$plain.csv" "$TEST_DIR/$drop.csv" "$TEST_DIR/$plain".n*.console "$TEST_DIR/$drop".n*.console'
 }
 IFS=' ' read -ra archs <<<"${LOSS_ARCHS-x86 arm}" # empty: the kill only
 for a in "${archs[@]}"; do
