@@ -33,14 +33,6 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
-static int free_link_slots(struct proc *p)
-{
-	int n = 0;
-	for (int i = LINK_FIRST_FREE; i < NLINK; i++)
-		n += !p->links.slot[i].in_use;
-	return n;
-}
-
 /* Copy m into p, which receives with its struct message at p->recv_uaddr:
  * what the receive call returns.  The links m carries are placed only once
  * the data and the struct message are written, in the slots the struct
@@ -75,14 +67,10 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	um.reply = reply;
 	if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
 		return E_BADADDR;
-	if (passed >= 0) {   /* free slots: found above */
-		p->links.slot[passed] = m->link;
-		p->links.slot[passed].in_use = 1;
-	}
-	if (reply >= 0) {
-		p->links.slot[reply] = m->reply;
-		p->links.slot[reply].in_use = 1;
-	}
+	if (passed >= 0)   /* free slots: found above */
+		link_put(&p->links, passed, &m->link, NULL);
+	if (reply >= 0)
+		link_put(&p->links, reply, &m->reply, NULL);
 	if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
 		meter_receive(p, m, passed);
 	return result;
@@ -109,7 +97,7 @@ static int take_waiting(struct proc *p, int32_t *result)
 		;
 	if (!m)
 		return 0;
-	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > free_link_slots(p)) {
+	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
 		*result = E_NOSPACE;
 		return 1;
 	}
@@ -141,7 +129,7 @@ static int32_t enqueue(struct kmsg *m, int force)
 	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
 		meter_queued(to, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
-		to->state = P_RUNNABLE;
+		proc_set_state(to, P_RUNNABLE);
 	proc_interrupt_end_for(to, began);
 	return 0;
 }
@@ -423,7 +411,7 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 		return r;
 	if (!blocking)
 		return E_WOULDBLOCK;
-	p->state = P_RECEIVING;
+	proc_set_state(p, P_RECEIVING);
 	proc_block();
 	return p->wake_result;
 }
@@ -474,7 +462,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		p->wait_reply = 0;
 		return E_NODEDOWN;
 	}
-	p->state = P_RECEIVING;
+	proc_set_state(p, P_RECEIVING);
 	proc_block();
 	p->wait_reply = 0;
 	return p->wake_result;
