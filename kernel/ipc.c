@@ -33,26 +33,35 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
-/* Copy m into p, which receives with its struct message at p->recv_uaddr:
- * what the receive call returns.  The links m carries are placed only once
- * the data and the struct message are written, in the slots the struct
- * names, so a process is never left holding a link it was not told of;
- * on E_BADADDR or E_NOSPACE none is placed (hand_over then answers the
- * reply links among them).  m stays the caller's. */
+/* What a receive writes into the caller's struct message: its fields from
+ * `len` to `from`, one copy (buf and buf_len are the caller's, unchanged). */
+struct message_out {
+	uint32_t len, code;
+	int32_t passed, reply;
+	uint32_t from;
+};
+_Static_assert(offsetof(struct message, from) - offsetof(struct message, len) ==
+	       offsetof(struct message_out, from) && sizeof(struct message) - offsetof(struct message, len) ==
+	       sizeof(struct message_out), "struct message ends with the fields a receive writes");
+
+/* Copy m into p, which receives with its struct message at p->recv_uaddr
+ * naming the buffer p->recv_buf, p->recv_buf_len (read when the call
+ * checked it): what the receive call returns.  The links m carries are
+ * placed only once the data and the struct message are written, in the
+ * slots the struct names, so a process is never left holding a link it
+ * was not told of; on E_BADADDR or E_NOSPACE none is placed (hand_over
+ * then answers the reply links among them).  m stays the caller's. */
 static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 {
-	struct message um;
-	if (copy_from_user(p, &um, p->recv_uaddr, sizeof um) < 0)
-		return E_BADADDR;
 	if (m->status < 0)
 		return m->status;
 	uint32_t n = m->len;
 	int32_t result = (int32_t)m->len;
-	if (n > um.buf_len) {
-		n = um.buf_len;
+	if (n > p->recv_buf_len) {
+		n = p->recv_buf_len;
 		result = E_TRUNC;
 	}
-	if (n && copy_to_user(p, (uint32_t)(uintptr_t)um.buf, m->data, n) < 0)
+	if (n && copy_to_user(p, p->recv_buf, m->data, n) < 0)
 		return E_BADADDR;
 	int32_t passed = -1, reply = -1;
 	if (m->has_link && (passed = link_free_slot(&p->links, LINK_FIRST_FREE)) < 0)
@@ -60,12 +69,9 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	if (m->has_reply &&
 	    (reply = link_free_slot(&p->links, passed < 0 ? LINK_FIRST_FREE : passed + 1)) < 0)
 		return E_NOSPACE;
-	um.len = m->len;
-	um.code = m->code;
-	um.from = m->from;
-	um.passed = passed;
-	um.reply = reply;
-	if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
+	struct message_out out = { .len = m->len, .code = m->code, .passed = passed, .reply = reply,
+				   .from = m->from };
+	if (copy_to_user(p, p->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0)
 		return E_BADADDR;
 	if (passed >= 0)   /* free slots: found above */
 		link_put(&p->links, passed, &m->link, NULL);
@@ -328,8 +334,7 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len,
 			  .data = reply_buf, .has_link = reply_link.in_use != 0, .link = reply_link };
-	p->recv_uaddr = umsg;
-	return deliver_into(p, &m);
+	return deliver_into(p, &m); /* into umsg: check_umsg kept it */
 }
 
 /* The message p sends over link l (index `link`), passing pl: copied in,
@@ -386,7 +391,8 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
  * taken or sent: the struct readable and writable, the buffer in user
  * space and writable for as much of it as a message can fill (MSG_MAX).
  * Mappings only grow while a process lives, so what passes here still
- * holds when the message comes. */
+ * holds when the message comes.  The struct is read here only: where it
+ * is and the buffer it names are kept for the delivery (p->recv_*). */
 static int32_t check_umsg(struct proc *p, uint32_t umsg)
 {
 	struct message um;
@@ -395,6 +401,9 @@ static int32_t check_umsg(struct proc *p, uint32_t umsg)
 	if (um.buf_len && (!user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len) ||
 			   user_writable(p, (uint32_t)(uintptr_t)um.buf, um.buf_len < MSG_MAX ? um.buf_len : MSG_MAX) < 0))
 		return E_BADADDR;
+	p->recv_uaddr = umsg;
+	p->recv_buf = (uint32_t)(uintptr_t)um.buf;
+	p->recv_buf_len = um.buf_len;
 	return 0;
 }
 
@@ -403,7 +412,6 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 	int32_t r = check_umsg(p, umsg);
 	if (r < 0)
 		return r;
-	p->recv_uaddr = umsg;
 	p->wait_reply = 0;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, blocking);
@@ -450,7 +458,6 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		link_free(&p->links, passlink);
 	if (reply_link)
 		link_free(&p->links, link);
-	p->recv_uaddr = umsg;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, 1);
 	if (take_waiting(p, &r)) { /* a remote reply may beat us here */

@@ -58,9 +58,10 @@ struct kmsg {
 	int32_t status;      /* a reply carrying an error (E_DEAD) instead of data */
 	int is_meter;        /* a batch of traces: never itself traced         */
 	int has_link;
-	struct link link;    /* the passed link, if has_link                  */
+	struct link link;    /* the passed link, if has_link (else whatever a
+	                        header used before held: msgqueue.c)           */
 	int has_reply;
-	struct link reply;   /* CALL: the one-time reply link                 */
+	struct link reply;   /* CALL: the one-time reply link, if has_reply   */
 	uint8_t *data;       /* one page, or NULL when len == 0               */
 	uint32_t credit_node; /* virtual time: a credited message from that node,
 	                        its header from the pool's reserve (remote.c) */
@@ -142,8 +143,10 @@ struct proc {
 	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
-	/* a blocked receive */
+	/* a blocked receive: its struct message, and the buffer it named when
+	 * the call checked it (ipc.c's check_umsg; read once) */
 	uint32_t recv_uaddr;   /* user's struct message                        */
+	uint32_t recv_buf, recv_buf_len;
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
 	int32_t wake_result;   /* what the blocked call returns when woken     */
 	uint32_t call_node;    /* CALL in progress: the node its reply link is on */
