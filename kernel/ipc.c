@@ -366,6 +366,94 @@ static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l,
 	return m;
 }
 
+/* ---- the fast path ----
+ * A message the general path would hand over at once (its receiver on
+ * this node already waits for it) goes straight from the sender's memory
+ * into the receiver's, in one copy, with no header, page or queue: when
+ * neither process is metered, no link is passed, the receiver is not
+ * stopped and, for a CALL, has a free slot for the reply link.  Anything
+ * else, and anything the general path would refuse (quotas, a full queue,
+ * a sender's buffer it cannot read), takes the general path, which gives
+ * the same answer as before; so does everything the receiver sees: the
+ * bytes, its struct message, the reply link in the same slot, the result
+ * (E_TRUNC included).  The handing over is the receiver's CPU time, as
+ * the general path's queueing and hand-over are.  A message identity is
+ * used up as the general path's message would, so later ones keep theirs.
+ * A CALL taken here also runs its receiver at once on the caller's turn
+ * (proc_block_handoff); a SEND's sender goes on, as always. */
+
+/* The process link l names when it waits in a receive that would take a
+ * message with reply_id (0: a plain receive) at once, and neither it nor
+ * p is metered; else NULL. */
+static struct proc *fast_receiver(struct proc *p, const struct link *l, uint32_t reply_id)
+{
+	if (l->task == p->task || p->meter_flags || TASK_NODE(l->task) != node_id)
+		return NULL; /* p runs: it does not wait in a receive */
+	struct proc *to = proc_by_task(l->task);
+	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+		return NULL;
+	if (!reply_id && to->queue.len >= QUEUE_MAX)
+		return NULL; /* the general path's E_QUEUEFULL */
+	return to;
+}
+
+/* What the general path checks before it makes a message p sends over an
+ * ordinary link (msg_over), and p's bytes readable: without these the
+ * general path answers. */
+static int fast_sender_ok(struct proc *p, uint32_t buf, uint32_t len)
+{
+	return p->use_msgs < PROC_MSG_QUOTA && msgpool_room(&msgpool) && (!len || palloc_room()) &&
+	       user_readable(p, buf, len) == 0;
+}
+
+/* Hand len bytes at buf in p over to `to` (fast_receiver's), with the
+ * reply link `reply` (a CALL; NULL: none) in to's slot `reply_slot`, and
+ * wake it with what its receive returns.  The copy cannot fail: p's bytes
+ * were found readable, to's buffer writable when it began to wait
+ * (check_umsg) and mappings only grow; should it fail all the same, the
+ * receiver gets E_BADADDR and no link, and a CALL's caller E_DEAD, as on
+ * the general path (the return value: 0, or E_DEAD for a CALL). */
+static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
+			      uint32_t len, const struct link *reply, int32_t reply_slot)
+{
+	uint64_t began = proc_interrupt_begin();
+	(void)msg_new_id();
+	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
+	int32_t result = n < len ? E_TRUNC : (int32_t)len, r = 0;
+	struct message_out out = { .len = len, .code = code, .passed = -1,
+				   .reply = reply ? reply_slot : -1, .from = p->task };
+	if ((n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) ||
+	    copy_to_user(to, to->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0) {
+		result = E_BADADDR;
+		r = reply ? E_DEAD : 0;
+	} else if (reply) {
+		link_put(&to->links, reply_slot, reply, NULL);
+	}
+	to->wake_result = result;
+	proc_set_state(to, P_RUNNABLE);
+	proc_interrupt_end_for(to, began);
+	return r;
+}
+
+/* SENDMESSAGE on the fast path, over link l (index `link`, no link
+ * passed): 1 when sent (the call returns 0), 0 for the general path. */
+static int fast_send(struct proc *p, int32_t link, const struct link *l, uint32_t buf, uint32_t len)
+{
+	int reply = (l->rights & LINK_REPLY) != 0;
+	struct proc *to = fast_receiver(p, l, reply ? l->reply_id : 0);
+	if (!to)
+		return 0;
+	/* a reply is exempt from the quotas (msg_over) but needs a header
+	 * and a page all the same */
+	if (reply ? !msgpool.free || (len && !palloc_free_pages()) || user_readable(p, buf, len) < 0
+		  : !fast_sender_ok(p, buf, len))
+		return 0;
+	fast_hand_over(p, to, l->code, buf, len, NULL, -1);
+	if (reply)
+		link_free(&p->links, link); /* one use only */
+	return 1;
+}
+
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
 {
 	struct link *l, *pl;
@@ -374,6 +462,8 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 		return r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
+	if (!pl && fast_send(p, link, l, buf, len))
+		return 0;
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
 	if (!m)
 		return r;
@@ -424,6 +514,35 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 	return p->wake_result;
 }
 
+static uint32_t new_reply_id(void)
+{
+	uint32_t id = next_reply_id++;
+	if (next_reply_id == 0)
+		next_reply_id = 1;
+	return id;
+}
+
+/* CALL on the fast path: its request handed over to `to`, which then runs
+ * on p's turn while p waits for the reply (which may come either way). */
+static int32_t fast_call(struct proc *p, const struct link *l, struct proc *to, int32_t slot,
+			 uint32_t buf, uint32_t len)
+{
+	uint32_t reply_id = new_reply_id();
+	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
+	p->wait_reply = reply_id;
+	p->call_node = node_id;
+	p->call_hops = 0;
+	int32_t r = fast_hand_over(p, to, l->code, buf, len, &reply, slot);
+	if (r < 0) {
+		p->wait_reply = 0;
+		return r;
+	}
+	proc_set_state(p, P_RECEIVING);
+	proc_block_handoff(to);
+	p->wait_reply = 0;
+	return p->wake_result;
+}
+
 int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg)
 {
 	struct link *l, *pl;
@@ -434,9 +553,12 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		return r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, umsg);
-	uint32_t reply_id = next_reply_id++;
-	if (next_reply_id == 0)
-		next_reply_id = 1;
+	struct proc *to;
+	int32_t slot;
+	if (!pl && !(l->rights & LINK_REPLY) && (to = fast_receiver(p, l, 0)) &&
+	    (slot = link_free_slot(&to->links, LINK_FIRST_FREE)) >= 0 && fast_sender_ok(p, buf, len))
+		return fast_call(p, l, to, slot, buf, len);
+	uint32_t reply_id = new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
 	if (!m)

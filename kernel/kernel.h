@@ -211,6 +211,10 @@ void proc_make_runnable(struct proc *p);
 void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_addr, uint32_t fault_pc);
 void proc_yield(void);
 void proc_block(void);          /* current waits (state set by caller) */
+/* current waits (state set by caller) and `to`, just made runnable, runs
+ * next in its place, on what is left of current's turn: the scheduler's
+ * cursor stays where current's turn put it (ipc.c's fast path). */
+void proc_block_handoff(struct proc *to);
 void proc_kstack_free(struct proc *p); /* once p will never run again */
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
@@ -252,6 +256,9 @@ static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
 		return 0;
 	return user_writable_walk(p, uaddr, len);
 }
+/* Every byte of [uaddr, uaddr + len) mapped readable for p: 0 or
+ * E_BADADDR (nothing copied; ipc.c's fast path asks before it copies). */
+int user_readable(struct proc *p, uint32_t uaddr, uint32_t len);
 /* copy_from_user, failing unless every page is also writable. */
 int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 /* Load a program segment into p's new address space: map [uaddr, uaddr +

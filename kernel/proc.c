@@ -21,7 +21,9 @@
  * replaces, so every schedule is unchanged.  The count of runnable
  * processes (the meter's load, KR_KSTATS) is kept beside it.  A process is
  * found by its pid through a table from pid to slot, filled while the slot
- * holds that pid (creation to P_FREE).
+ * holds that pid (creation to P_FREE).  A process woken by a CALL on the
+ * fast path (ipc.c) runs at once on its caller's turn (proc_block_handoff):
+ * the cursor stays with the caller.
  */
 #include "kernel.h"
 #include "runq.h"
@@ -145,6 +147,16 @@ void proc_block(void)
 	arch_switch_away(current);
 }
 
+/* The process to run next instead of the pick, set just before its donor
+ * gives the CPU back. */
+static struct proc *handoff;
+
+void proc_block_handoff(struct proc *to)
+{
+	handoff = to;
+	arch_switch_away(current);
+}
+
 void kernel_tick(void)
 {
 	if (current)
@@ -152,9 +164,17 @@ void kernel_tick(void)
 }
 
 /* The first runnable slot after the cursor, going round (runq.c); the
- * cursor stays where it is when nothing is runnable. */
+ * cursor stays where it is when nothing is runnable.  A process handed
+ * the CPU (proc_block_handoff) runs first, if it still may, without
+ * moving the cursor: it has its donor's turn, and the pick after it goes
+ * on from the donor's slot, so a pair of processes calling each other
+ * cannot keep the others from their turns. */
 static struct proc *pick_next(void)
 {
+	struct proc *to = handoff;
+	handoff = NULL;
+	if (to && to->on_runq)
+		return to;
 	int i = runq_next(&runq, sched_cursor);
 	if (i < 0)
 		return NULL;
