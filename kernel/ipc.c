@@ -130,13 +130,17 @@ static int32_t enqueue(struct kmsg *m, int force)
 		return E_DEAD;
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
-	uint64_t began = proc_interrupt_begin();
+	/* a message to oneself: the charge would move the time from the
+	 * process to itself, so the clock is not read for it */
+	int other = to != current;
+	uint64_t began = other ? proc_interrupt_begin() : 0;
 	msgq_push(&to->queue, m);
 	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
 		meter_queued(to, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
 		proc_set_state(to, P_RUNNABLE);
-	proc_interrupt_end_for(to, began);
+	if (other)
+		proc_interrupt_end_for(to, began);
 	return 0;
 }
 
