@@ -482,8 +482,10 @@ int kprof_log_line(struct kprof *p, const char *l, const char *path, unsigned lo
 		return fail(p, path, lineno, 1, "not a line of `-d exec,nochain` (Trace, Stopped execution, "
 			    "cpu_io_recompile); was the log made with other -d items?");
 	}
-	if (!r)
+	if (!r) {
 		p->lines++;
+		p->bytes += strlen(l);
+	}
 	return r;
 }
 
@@ -746,6 +748,8 @@ int kprof_report(const struct kprof *p, FILE *out)
 			return -1;
 		}
 	}
+	fprintf(out, "exec log: %llu lines, %llu bytes, read as a stream\n\n", (unsigned long long)p->lines,
+		(unsigned long long)p->bytes);
 	for (int k = 0; k < p->reported; k++) {
 		size_t r = 0;
 		while (p->regions[r].order != k)

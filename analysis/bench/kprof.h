@@ -84,7 +84,7 @@ struct kprof {
 	/* the last executed line, which a "stopped"/"rewound" line takes back */
 	int last_valid, last_cur, last_counted, last_closed;
 	uint32_t last_pc;
-	uint64_t lines;            /* log lines taken */
+	uint64_t lines, bytes;     /* log lines and bytes taken */
 	int reported;              /* regions the console has named */
 	char err[512];
 };

@@ -343,6 +343,8 @@ static void test_the_report_sorts_per_iteration_and_derives(void **state)
 	assert_int_equal(kprof_report(&p, out), 0);
 	fclose(out);
 	const char *want =
+		"exec log: 23 lines, 1441 bytes, read as a stream\n"
+		"\n"
 		"region r: 2 iterations in 1 bracket, 6 instructions, 3.0 per iteration\n"
 		"  the guest's own measure (the process's CPU time) from its read before the bracket to its read "
 		"after: 14, 7.0 per iteration (log - measure: -8, -4.0 per iteration)\n"
