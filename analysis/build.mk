@@ -74,6 +74,16 @@ $(TRACEGEN): $(call host_obj,analysis/bench/tracegen.c)
 	$(HOSTCC) -o $@ $^ $(HOST_LDLIBS)
 ALL_TARGETS += $(TRACEGEN)
 
+# The per-function instruction profile of kbench's bracketed loops, read
+# from QEMU's exec log (`make bench-kernel`, servers/bench/bench-kernel.sh).
+KPROF := $(BUILD)/bin/dpm-kprof
+KPROF_SRCS := analysis/bench/kprof.c analysis/model/hashmap.c
+$(KPROF): $(call host_obj,analysis/bench/kprof_main.c $(KPROF_SRCS))
+	@mkdir -p $(@D)
+	$(HOSTCC) -o $@ $^
+ALL_TARGETS += $(KPROF)
+$(eval $(call unit_test,test_kprof,tests/unit/test_kprof.c $(KPROF_SRCS)))
+
 .PHONY: bench-analysis
 BENCH_TARGETS += bench-analysis
 bench-analysis: $(DPM) $(TRACEGEN)

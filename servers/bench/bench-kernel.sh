@@ -1,31 +1,81 @@
 #!/usr/bin/env bash
-# servers/bench/bench-kernel.sh KERNEL NOMETER_KERNEL ARM_KERNEL OUTDIR - run
-# kbench on one node under -icount shift=0,sleep=off (guest instructions,
-# repeatable): on x86 with the normal kernel (meter probes compiled in, off
-# for kbench's own calls) and with the kernel built without probes, and on
-# ARM; write
+# servers/bench/bench-kernel.sh KERNEL NOMETER_KERNEL ARM_KERNEL OUTDIR KPROF -
+# run kbench on one node under -icount shift=0,sleep=off (guest
+# instructions, repeatable): on x86 with the normal kernel (meter probes
+# compiled in, off for kbench's own calls) and with the kernel built without
+# probes, and on ARM; write
 #   OUTDIR/kcalls.csv  op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions
 #   OUTDIR/kcalls.txt  the same as a table, plus the cost of a metered event
+# then run `kbench profile` on both machines with every executed instruction
+# logged (-singlestep -d exec,nochain) and streamed through KPROF
+# (dpm-kprof, analysis/bench/kprof.h), nothing of the log stored:
+#   OUTDIR/profile-x86.txt, profile-arm.txt  instructions per function per
+#                      iteration of the bracketed loops (docs/kernel-calls.md)
 set -eu
-kernel=$1 nometer=$2 arm=$3 out=$4
+kernel=$1 nometer=$2 arm=$3 out=$4 kprof=$5
+profile_rounds=${PROFILE_ROUNDS:-200}
 mkdir -p "$out"
 
-# run ARCH KERNEL LOG: kbench on one node; fails unless init reports success
-run() {
-	local rc=0
-	case $1 in
-	x86) timeout 600 qemu-system-i386 -kernel "$2" -append "node=1 --halt kbench" -m 64 \
-		-icount shift=0,sleep=off -display none -nodefaults -no-reboot -serial "file:$3" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null || rc=$? ;;
-	arm) timeout 600 qemu-system-arm -M virt -cpu cortex-a15 -kernel "$2" -append "node=1 --halt kbench" \
-		-m 64 -icount shift=0,sleep=off -display none -nodefaults -no-reboot -serial "file:$3" \
-		-semihosting </dev/null || rc=$? ;;
+# qemu ARCH KERNEL CONSOLE ARGS [QEMU OPTIONS...]: kbench ARGS on one node
+qemu() {
+	local arch=$1 k=$2 console=$3 args=$4
+	shift 4
+	case $arch in
+	x86) timeout 900 qemu-system-i386 -kernel "$k" -append "node=1 --halt kbench $args" -m 64 \
+		-icount shift=0,sleep=off -display none -nodefaults -no-reboot -serial "file:$console" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" </dev/null ;;
+	arm) timeout 900 qemu-system-arm -M virt -cpu cortex-a15 -kernel "$k" -append "node=1 --halt kbench $args" \
+		-m 64 -icount shift=0,sleep=off -display none -nodefaults -no-reboot -serial "file:$console" \
+		-semihosting "$@" </dev/null ;;
 	esac
-	if [ "$rc" -ne 65 ]; then
-		echo "bench-kernel: kbench did not finish cleanly on $1 (QEMU status $rc); see $3" >&2
+}
+
+# finished ARCH STATUS CONSOLE: init reports success as QEMU status 65
+finished() {
+	if [ "$2" -ne 65 ]; then
+		echo "bench-kernel: kbench did not finish cleanly on $1 (QEMU status $2); see $3" >&2
 		exit 1
 	fi
 }
+
+# run ARCH KERNEL CONSOLE: kbench on one node
+run() {
+	local rc=0
+	qemu "$1" "$2" "$3" "" || rc=$?
+	finished "$1" "$rc" "$3"
+}
+
+# profile ARCH KERNEL: the profile; the tables of the kernel, of kbench and
+# of the other programs the node runs (whose code must end below kbench's
+# markers) beside it.  x86's boot-time PIT busy-wait (91 million
+# instructions) is left out of the log.
+profile() {
+	local arch=$1 k=$2 prog thumb=() skip=() base=$out/profile-$1 f rc
+	prog=$(dirname "$k")/prog
+	[ "$arch" = arm ] && thumb=(--thumb)
+	[ "$arch" = x86 ] && skip=(-s pit2_wait_below)
+	nm -n -S --defined-only "$k" > "$base.kernel.nm"
+	for f in kbench pm ns init; do
+		nm -n -S --defined-only "$prog/$f" > "$base.$f.nm"
+	done
+	local filter
+	filter=$("$kprof" --dfilter "${thumb[@]}" -k "$base.kernel.nm" -u "$base.kbench.nm" "${skip[@]}")
+	set +e
+	qemu "$arch" "$k" "$base.console" "profile $profile_rounds" -singlestep -d exec,nochain \
+		-dfilter "$filter" -D /dev/stdout |
+		"$kprof" "${thumb[@]}" -k "$base.kernel.nm" -u "$base.kbench.nm" -x "$base.pm.nm" \
+			-x "$base.ns.nm" -x "$base.init.nm" -c "$base.console" \
+			-d event=pair_metered-pair_plain/4 > "$base.txt.tmp"
+	rc=("${PIPESTATUS[@]}")
+	set -e
+	finished "$arch" "${rc[0]}" "$base.console"
+	if [ "${rc[1]}" -ne 0 ]; then
+		echo "bench-kernel: dpm-kprof could not read the $arch profile (status ${rc[1]})" >&2
+		exit 1
+	fi
+	mv "$base.txt.tmp" "$base.txt"
+}
+
 run x86 "$kernel" "$out/kbench.console"
 run x86 "$nometer" "$out/kbench-noprobes.console"
 run arm "$arm" "$out/kbench-arm.console"
@@ -51,3 +101,7 @@ awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-arm.console" > "$out/kben
 	awk '$1 == "kbench" && $2 ~ /metered|per-metered/ { printf "  %-22s %10s instructions (x86)\n", $2, $4 }' "$out/kbench.console"
 	awk '$1 == "kbench" && $2 ~ /metered|per-metered/ { printf "  %-22s %10s instructions (ARM)\n", $2, $4 }' "$out/kbench-arm.console"
 } | tee "$out/kcalls.txt"
+
+profile x86 "$kernel"
+profile arm "$arm"
+echo "bench-kernel: instruction profiles in $out/profile-x86.txt and $out/profile-arm.txt"

@@ -8,6 +8,15 @@
  * `kbench serve` is the CALL server it starts for itself; `kbench sink`
  * takes trace batches, `kbench loop SIZE N` is a process whose own CPU
  * time is measured metered and unmetered (the cost of metering).
+ *
+ * `kbench profile N` does the same with N repetitions (the pair loops one
+ * round of 400), and brackets the loops of the 0-byte SEND+RECEIVE and
+ * CALL and of the unmetered and metered pairs between two markers that
+ * analysis/bench/kprof.c finds in QEMU's exec log; after each it prints
+ *   kbench profile REGION ITERATIONS clock|cpu NS
+ * what its own measure saw over the bracket (`make bench-kernel` writes the
+ * profile; docs/kernel-calls.md "Cost").  Without `profile` a bracket is
+ * one untaken branch at each end of a timed loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +31,58 @@
 static uint8_t buf[MSG_MAX], in[MSG_MAX];
 static const uint32_t sizes[] = { 0, 64, 1024, 4096 };
 
+/* The profile's markers: each one instruction, a return, kept in data and
+ * called through a pointer.  No program executes its data, so on a node
+ * where every program is linked at one address an executed PC here can
+ * only be kbench's bracket (user pages are executable on both machines;
+ * the profile runs under QEMU, which needs no cache maintenance for it). */
+#if defined(__i386__)
+#define KPROF_RET 0xc3u /* ret */
+#elif defined(__arm__)
+#define KPROF_RET 0xe12fff1eu /* bx lr */
+#endif
+#define KPROF_REGION(name) \
+	uint32_t kprof_begin_##name __attribute__((aligned(4))) = KPROF_RET; \
+	uint32_t kprof_end_##name __attribute__((aligned(4))) = KPROF_RET;
+KPROF_REGION(send_receive)
+KPROF_REGION(call)
+KPROF_REGION(pair_plain)
+KPROF_REGION(pair_metered)
+
+struct region {
+	const char *name;
+	uint32_t *begin, *end;
+};
+static const struct region regions[] = {
+	{ "send_receive", &kprof_begin_send_receive, &kprof_end_send_receive },
+	{ "call", &kprof_begin_call, &kprof_end_call },
+	{ "pair_plain", &kprof_begin_pair_plain, &kprof_end_pair_plain },
+	{ "pair_metered", &kprof_begin_pair_metered, &kprof_end_pair_metered },
+};
+static int profiling; /* `kbench profile N` */
+/* The bracket of the loop being timed, or NULL: a global, so that no
+ * register is held for it across the timed loop. */
+static const struct region *active;
+
+/* The region to bracket, or NULL (not profiling, or not this loop). */
+static const struct region *region_named(const char *name)
+{
+	for (unsigned i = 0; name && i < sizeof regions / sizeof regions[0]; i++)
+		if (!strcmp(regions[i].name, name))
+			return &regions[i];
+	return NULL;
+}
+
+static void bracket(uint32_t *marker)
+{
+	((void (*)(void))(uintptr_t)marker)();
+}
+
+static void profile_report(const struct region *r, uint32_t iterations, const char *measure, uint64_t ns)
+{
+	printf("kbench profile %s %u %s %llu\n", r->name, (unsigned)iterations, measure, (unsigned long long)ns);
+}
+
 static uint64_t now(void)
 {
 	uint64_t t = 0;
@@ -29,11 +90,17 @@ static uint64_t now(void)
 	return t;
 }
 
-/* Per-op cost of `body`, less the cost of the timing calls themselves. */
-#define MEASURE(result, rounds, body) do { \
+/* Per-op cost of `body`, less the cost of the timing calls themselves;
+ * bracketed as region `name` when profiling.  The loop counts down: with
+ * `rounds` a variable, that keeps the two-instruction loop of a constant. */
+#define MEASURE(result, rounds, name, body) do { \
+	active = profiling ? region_named(name) : NULL; \
 	uint64_t t0_ = now(); \
-	for (uint32_t i_ = 0; i_ < (rounds); i_++) { body; } \
+	if (active) bracket(active->begin); \
+	for (uint32_t i_ = (rounds); i_ > 0; i_--) { body; } \
+	if (active) bracket(active->end); \
 	uint64_t t1_ = now(); \
+	if (active) profile_report(active, (rounds), "clock", t1_ - t0_); \
 	result = (double)(t1_ - t0_) / (rounds); \
 } while (0)
 
@@ -54,24 +121,32 @@ static int serve(void)
 /* N send+receive pairs to itself, in rounds of 400 (1600 traces, fewer
  * batches than a queue holds); between rounds it CALLs the parent, which
  * lets the trace sink run and drain.  Reports its own CPU time spent in
- * the rounds to link 4. */
-static int loop(uint32_t size, uint32_t n)
+ * the rounds to link 4.  Each round is a bracket of `region` (or none). */
+static int loop(uint32_t size, uint32_t n, const struct region *r)
 {
+	active = r;
 	int self = createlink(1, NULL, 0, 0);
 	uint64_t used = 0, c0, c1;
-	for (uint32_t done = 0; done < n; done += 400) {
+	uint32_t done;
+	for (done = 0; done < n; done += 400) {
 		node_time(NULL, &c0);
+		if (active)
+			bracket(active->begin);
 		for (uint32_t i = 0; i < 400; i++) {
 			struct message m = message_into(in, sizeof in);
 			sendmessage(self, buf, size, -1);
 			receivemessage(&m);
 		}
+		if (active)
+			bracket(active->end);
 		node_time(NULL, &c1);
 		used += c1 - c0;
 		uint32_t sync = 0;
 		struct message m = message_into(&sync, sizeof sync);
 		call(4, &sync, sizeof sync, -1, &m);
 	}
+	if (r)
+		profile_report(r, done, "cpu", used);
 	return sendmessage(4, &used, sizeof used, -1) < 0;
 }
 
@@ -107,13 +182,14 @@ static int start_child(const char *const argv[], uint32_t flags, int meter, uint
 	return r < 0 ? r : 0;
 }
 
-/* CPU of a process doing N pairs, metered (all events) or not. */
-static double loop_cost(uint32_t size, int meter)
+/* CPU of a process doing `rounds` pairs (a multiple of 400), metered (all
+ * events) or not; bracketed as `region` when profiling. */
+static double loop_cost(uint32_t size, int meter, uint32_t rounds, const char *region)
 {
 	char sz[12], n[12];
 	snprintf(sz, sizeof sz, "%u", (unsigned)size);
-	snprintf(n, sizeof n, "%u", ROUNDS);
-	const char *argv[] = { "kbench", "loop", sz, n, NULL };
+	snprintf(n, sizeof n, "%u", (unsigned)rounds);
+	const char *argv[] = { "kbench", "loop", sz, n, profiling ? region : NULL, NULL };
 	uint32_t task;
 	uint64_t used = 0;
 	if (start_child(argv, METER_FLAGS_ALL & ~METER_FLAG(TRACE_DROPPED), meter, &task, NULL, 0, NULL) < 0)
@@ -126,7 +202,7 @@ static double loop_cost(uint32_t size, int meter)
 		if (m.reply >= 0)
 			sendmessage(m.reply, &used, 4, -1);
 		else if (r == (int)sizeof used)
-			return (double)used / ROUNDS;
+			return (double)used / rounds;
 	}
 }
 
@@ -150,16 +226,26 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sink"))
 		return sink();
 	if (argc > 3 && !strcmp(argv[1], "loop"))
-		return loop((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]));
+		return loop((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), region_named(argv[4]));
+	uint32_t rounds = ROUNDS, pair_rounds = ROUNDS;
+	if (argc > 2 && !strcmp(argv[1], "profile")) {
+		profiling = 1;
+		rounds = (uint32_t)atoi(argv[2]);
+		pair_rounds = (rounds + 399) / 400 * 400;
+		if (!rounds) {
+			printf("kbench: profile N, N > 0\n");
+			return 1;
+		}
+	}
 	double cost, base;
-	MEASURE(base, ROUNDS, (void)0);
-	MEASURE(cost, 5 * ROUNDS, nullcall());
+	MEASURE(base, rounds, NULL, (void)0);
+	MEASURE(cost, 5 * rounds, NULL, nullcall());
 	printf("kbench null 0 %.1f\n", cost - base / 5);
 
 	int self = createlink(1, NULL, 0, 0);
 	for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		struct message m;
-		MEASURE(cost, ROUNDS, {
+		MEASURE(cost, rounds, sizes[s] ? NULL : "send_receive", {
 			sendmessage(self, buf, sizes[s], -1);
 			m = message_into(in, sizeof in);
 			receivemessage(&m);
@@ -175,7 +261,7 @@ int main(int argc, char **argv)
 	}
 	for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		struct message m;
-		MEASURE(cost, ROUNDS, {
+		MEASURE(cost, rounds, sizes[s] ? NULL : "call", {
 			m = message_into(in, sizeof in);
 			call(server, buf, sizes[s], -1, &m);
 		});
@@ -192,7 +278,8 @@ int main(int argc, char **argv)
 		printf("kbench: cannot start the sink\n");
 		return 1;
 	}
-	double plain = loop_cost(64, -1), metered = loop_cost(64, sink_link);
+	double plain = loop_cost(64, -1, pair_rounds, "pair_plain");
+	double metered = loop_cost(64, sink_link, pair_rounds, "pair_metered");
 	printf("kbench pair-unmetered 64 %.1f\n", plain);
 	printf("kbench pair-metered 64 %.1f\n", metered);
 	printf("kbench per-metered-event 64 %.1f\n", (metered - plain) / 4);
