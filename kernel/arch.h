@@ -37,6 +37,14 @@ void arch_clock_resume(uint64_t advance_ns, uint64_t at_ns, uint64_t deadline_ns
 void arch_tick_virtual(void);
 uint32_t arch_wait_for_device(void);
 
+/* Seconds of the host's clock (x86: the RTC's seconds, ARM: the PL031's
+ * counter; QEMU runs both on its host clock, not the instruction counter),
+ * modulo some wrap: only whether it changed means anything.  For bounds
+ * on waits for a device, which take host time whatever the node clock
+ * does (at shift=10 a bound in node nanoseconds is a thousandth of the
+ * host time it is at shift=0). */
+uint32_t arch_host_seconds(void);
+
 /* Stop the machine; under QEMU the host sees `code`. */
 void arch_poweroff(int code) __attribute__((noreturn));
 

@@ -9,7 +9,8 @@
 # disagrees with the lines.  Ends with one "guest: N passed, N failed"
 # over all architectures.  A suite may have extra QEMU arguments for an
 # architecture in tests/guest/SUITE.ARCH.qemu-args, where @DISK@ stands
-# for a fresh 1 MiB disk image made with `dpm disk create`.  GUEST_ARGS,
+# for a fresh 1 MiB disk image made with `dpm disk create`, and kernel
+# words (`vclock=1`) in tests/guest/SUITE.ARCH.kernel-words.  GUEST_ARGS,
 # when set, is given to every suite after its name (`make soak`).
 set -u
 usage() { echo "usage: run-guest.sh OUTDIR ARCH:KERNEL... -- SUITE... (ARCH: x86 or arm)" >&2; exit 2; }
@@ -54,7 +55,8 @@ for m in "${machines[@]}"; do
 		if ! extra_args "$arch" "$suite"; then
 			echo "[$arch] guest: $suite: cannot make its disk image with $dpm"; failed=$((failed + 1)); continue
 		fi
-		qemu_for "$arch" "$kernel" "node=1 --halt $suite${GUEST_ARGS:+ $GUEST_ARGS}" "$log" "${extra[@]}"
+		words=$(cat "tests/guest/$suite.$arch.kernel-words" 2>/dev/null || true)
+		qemu_for "$arch" "$kernel" "node=1${words:+ $words} --halt $suite${GUEST_ARGS:+ $GUEST_ARGS}" "$log" "${extra[@]}"
 		rc=$?
 		ok=$(grep -c '^ok ' "$log")
 		bad=$(grep -c '^not ok ' "$log")

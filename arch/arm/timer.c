@@ -139,6 +139,11 @@ static void rtc_arm(void)
 	rtc_armed = 1;
 }
 
+uint32_t arch_host_seconds(void)
+{
+	return mmio_read32(RTC_BASE + RTC_DR);
+}
+
 void arch_tick_virtual(void)
 {
 	tick_virtual = 1;

@@ -9,6 +9,16 @@
  * service simple (no interrupt handler) at no real cost.  transfer is the
  * two back to back; in virtual time kernel/disk.c starts a request at once
  * and finishes it at its modelled completion time.
+ *
+ * The bound on the wait is host time (arch_host_seconds), since the device
+ * is the host's: in node nanoseconds it would be instructions, and a slow
+ * node (shift=10, the 1984 preset) spins through 5 s of them in a few host
+ * milliseconds, less than a loaded host may take to write a block (the
+ * 1984 file-system study's 4-user run lost a write so).  A request still
+ * unanswered after it is one the device may yet complete, into a buffer
+ * reused by then, and a later used entry would be taken for the wrong
+ * request: the device is reset (which ends its requests) and serves no
+ * more; every later request fails with E_DISKIO.
  * Legacy config space: the capacity in 512-byte sectors at offset 0.
  */
 #include "kernel/kernel.h"
@@ -18,7 +28,7 @@
 #define VIRTIO_BLK_T_IN 0
 #define VIRTIO_BLK_T_OUT 1
 #define VIRTIO_BLK_S_OK 0
-#define VBLK_TIMEOUT_NS 5000000000ull   /* a request unanswered this long failed */
+#define VBLK_TIMEOUT_S 5   /* host seconds: a request unanswered this long failed */
 
 struct vblk_header {
 	uint32_t type;
@@ -31,6 +41,7 @@ struct vblk {
 	struct virtq vq;
 	struct vblk_header header;
 	volatile uint8_t status;
+	int dead;                 /* did not answer: reset, out of service */
 	struct blockdev bdev;
 };
 
@@ -45,14 +56,19 @@ static uint64_t read_capacity(struct virtio_dev *d)
 	return c;
 }
 
-/* Wait for the one request in flight; 0 when the device returned it. */
+/* Wait for the one request in flight; 0 when the device returned it, -1
+ * when the host's clock has turned over more than VBLK_TIMEOUT_S seconds
+ * meanwhile (between VBLK_TIMEOUT_S and one more of host time). */
 static int wait_used(struct vblk *v)
 {
-	uint64_t start = arch_clock_ns();
-	uint32_t spins = 0;
+	uint32_t last = arch_host_seconds(), turned = 0, spins = 0;
 	while (virtq_get_used(&v->vq, NULL) == NULL) {
-		if ((++spins & 1023) == 0 && arch_clock_ns() - start > VBLK_TIMEOUT_NS)
-			return -1;
+		if ((++spins & 1023) == 0) {
+			uint32_t now = arch_host_seconds();
+			if (now != last && ++turned > VBLK_TIMEOUT_S)
+				return -1;
+			last = now;
+		}
 		arch_cpu_relax();
 	}
 	return 0;
@@ -64,6 +80,8 @@ static int32_t vblk_start(struct blockdev *b, int write, uint64_t sector, void *
 	struct vblk *v = b->driver;
 	if (count == 0 || count * DISK_SECTOR > DISK_MAX_BYTES || sector + count > b->sectors)
 		return E_INVAL;
+	if (v->dead)
+		return E_DISKIO;
 	v->header = (struct vblk_header){ write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN, 0, sector };
 	v->status = 0xff;
 	struct virtq_seg segs[3] = {
@@ -86,8 +104,11 @@ static int32_t vblk_finish(struct blockdev *b)
 	 * (which may be shared with a network card's) is cleared here. */
 	v->dev->ops->ack_interrupt(v->dev);
 	if (answered < 0) {
-		kprintf("virtio-blk: %s: request for sector %u not answered\n", v->dev->where,
-			(unsigned)v->header.sector);
+		kprintf("virtio-blk: %s: request for sector %u not answered within %u s of host time; "
+			"device reset, out of service\n", v->dev->where, (unsigned)v->header.sector,
+			VBLK_TIMEOUT_S);
+		v->dev->ops->set_status(v->dev, 0); /* reset: no late write into the buffer */
+		v->dead = 1;
 		return E_DISKIO;
 	}
 	return v->status == VIRTIO_BLK_S_OK ? 0 : E_DISKIO;

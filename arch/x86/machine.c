@@ -322,6 +322,16 @@ uint32_t arch_wait_for_device(void)
 	return rtc_counted;
 }
 
+/* The RTC's seconds register, read until two reads agree (an update in
+ * progress may show a torn value once). */
+uint32_t arch_host_seconds(void)
+{
+	uint8_t s = cmos_read(0x00), again;
+	while ((again = cmos_read(0x00)) != s)
+		s = again;
+	return s;
+}
+
 uint32_t clock_mhz(void)
 {
 	return (uint32_t)(tsc_khz / 1000);

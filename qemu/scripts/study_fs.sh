@@ -11,6 +11,9 @@
 # curve), B and C with 4; every run STUDY_REPEATS times (default 2), each
 # on a freshly booted cluster with an empty disk, in virtual time
 # (STUDY_CLOCK=icount or plain for comparison; study_lib.sh).
+# STUDY_FS_CONFIGS (default "A B C") and STUDY_FS_COUNTS (A's numbers of
+# users, default 1 to STUDY_FS_USERS and 4) choose a part of the study:
+# `STUDY_FS_CONFIGS=A STUDY_FS_COUNTS=4 STUDY_REPEATS=1` is one run.
 # Then `dpm report --study fs` computes P in the thesis's configurations,
 # the predictions across A, B and C, predicted against measured completion
 # times, the users curve, the shares and the causality of requests.
@@ -37,12 +40,25 @@ placement() {
 # user_counts CONFIG: the numbers of users CONFIG is run with: A 1 to
 # users_max and always 4, the number every configuration is compared at.
 user_counts() {
-	if [ "$1" = A ]; then { seq 1 "$users_max"; echo 4; } | sort -nu; else echo 4; fi
+	if [ "$1" != A ]; then
+		echo 4
+	elif [ -n "${STUDY_FS_COUNTS:-}" ]; then
+		printf '%s\n' $STUDY_FS_COUNTS
+	else
+		{ seq 1 "$users_max"; echo 4; } | sort -nu
+	fi
 }
 
 mkdir -p "$out/runs"
-configs=(A B C)
-run_total=$(( ($(user_counts A | wc -l) + 2) * repeats ))
+read -r -a configs <<<"${STUDY_FS_CONFIGS:-A B C}"
+for cfg in "${configs[@]}"; do
+	case $cfg in A | B | C) ;; *) die "STUDY_FS_CONFIGS: no configuration '$cfg' (A, B or C)" ;; esac
+done
+for k in $(user_counts A); do
+	case $k in '' | *[!0-9]* | 0) die "STUDY_FS_COUNTS: '$k' is not a number of users" ;; esac
+done
+run_total=0
+for cfg in "${configs[@]}"; do run_total=$((run_total + $(user_counts "$cfg" | wc -l) * repeats)); done
 run_count=$(find "$out/runs" -name '*.done' | wc -l)
 
 # one_run CONFIG NAME USERS REP: a fresh cluster in CONFIG's placement,

@@ -80,7 +80,8 @@ static int client_data(const struct fs_hdr *h, int client)
 		lru_forget(&bufs, i); /* partly overwritten: not the disk's block any more */
 		return r;
 	}
-	return write_through(i) < 0 ? FS_EIO : r;
+	int w = write_through(i);
+	return w < 0 ? w : r; /* the disk's own error, not a generic FS_EIO */
 }
 
 static void serve(const struct message *m, const struct fs_hdr *h, const uint8_t *payload, uint32_t plen)

@@ -28,7 +28,7 @@ static int disk_io(uint32_t kind, uint32_t block, const void *data, void *out)
 	struct message m = message_into(out, out ? FS_BLOCK : 0);
 	int r = call(disk, req, len, -1, &m);
 	if (r < 0)
-		return r == E_DISKIO || r == E_BOUNDS ? FS_EIO : r;
+		return r; /* the kernel's code (E_DISKIO: the device failed) */
 	return out && r != (int)FS_BLOCK ? FS_EIO : 0;
 }
 

@@ -106,6 +106,7 @@ const char *fs_strerror(int err)
 	case FS_EINVAL: return "invalid argument";
 	case FS_EIO: return "disk error or no file system on the disk";
 	case FS_EMFILE: return "too many open files";
+	case E_DISKIO: return "the disk device failed or did not answer (E_DISKIO)";
 	}
 	return err < 0 ? kerror_name(err) : "success";
 }
