@@ -122,12 +122,9 @@ void scheduler(void)
 	for (;;) {
 		struct proc *p = pick_next();
 		if (!p) {
-			int idle = vtime_idle();
-			if (idle < 0)
+			if (vtime_idle() < 0)
 				arch_wait_for_interrupt();
-			else if (idle)
-				kernel_timer_tick(); /* virtual time: jumped to a tick */
-			continue;
+			continue; /* else virtual time: jumped to a delivery */
 		}
 		current = p;
 		p->run_start = arch_clock_ns();

@@ -210,12 +210,10 @@ int vtime_idle(void)
 		return -1;
 	uint64_t now = arch_clock_ns();
 	uint64_t next = local_next(now);
-	if (next > now) {
-		vtime_exclude_begin();
-		uint64_t t = sync->idle(now, next);
-		vtime_exclude_end();
-		if (sync->deliver(t) > 0 || t < next)
-			return 0;
-	}
-	return vtime_deadline(0); /* due now: its work, without halting for it */
+	if (next <= now)
+		return -1; /* due now: its interrupt comes at once */
+	vtime_exclude_begin();
+	uint64_t t = sync->idle(now, next);
+	vtime_exclude_end();
+	return sync->deliver(t) > 0 || t < next ? 0 : -1;
 }

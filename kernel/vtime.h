@@ -86,17 +86,8 @@ void vtime_deadline_armed(uint64_t now, uint64_t expires);
 void vtime_user_entry(int deadline);
 void vtime_user_resumes(void);
 
-/* For the scheduler with nothing runnable.  -1: not in virtual time with
- * peers; wait for an interrupt.  Else the node took its next event without
- * halting: 0 when it jumped to frames or host input (look again for
- * something to run); when it jumped to its next local event, it did that
- * event's deadline work here, as the deadline interrupt would have, and
- * returns vtime_deadline's answer (1: a tick, kernel_timer_tick, is due
- * as well).  Halting for that interrupt instead, a few instructions after
- * arming it, let QEMU 7.2's main loop jump the clock past it now and then:
- * it computes the jump from an instruction count that has not yet taken
- * in the instructions before the halt, so on a busy host the node woke
- * that many nanoseconds late and every later time of the run moved
- * (docs/virtual-time.md §2.2). */
+/* For the scheduler with nothing runnable: 0 when the node jumped in time
+ * and took frames or host input (look again for something to run), -1 to
+ * wait for an interrupt (its next local event's deadline, armed). */
 int vtime_idle(void);
 #endif
