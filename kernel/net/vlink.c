@@ -278,7 +278,16 @@ static void stall(int idle, uint64_t next, uint64_t t)
 		if (held[i])
 			nodes[n++] = vs.peers[i].node;
 	count.halts++;
-	vwatch_wait(nodes, n);
+	/* Halted for a watchdog period of host time with no frame to end it:
+	 * a report this node sent to a peer that holds it may never have been
+	 * taken (one sent while that peer was still booting, seen: every node
+	 * of a 4-node cluster waiting on another for ever after "peers up",
+	 * the last to boot never having heard the first's promise).  The next
+	 * reports to those peers go again, as requests, even unchanged. */
+	if (vwatch_wait(nodes, n))
+		for (uint32_t i = 0; i < vs.npeers; i++)
+			if (held[i])
+				have_sent[i] = 0;
 }
 
 /* At a stop (clock standing still at now). */

@@ -46,7 +46,7 @@ int vwatch_halted(void)
 	return halted;
 }
 
-void vwatch_wait(const uint32_t *held, uint32_t nheld)
+uint32_t vwatch_wait(const uint32_t *held, uint32_t nheld)
 {
 	halted = 1;
 	uint32_t ms = arch_wait_for_device();
@@ -72,4 +72,5 @@ void vwatch_wait(const uint32_t *held, uint32_t nheld)
 			peer_declare_down(node, "silent for vdown ms of host time (virtual time)");
 		}
 	}
+	return ms;
 }

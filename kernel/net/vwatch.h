@@ -11,8 +11,9 @@
  * until a card's interrupt or the watchdog.  Host time the watchdog
  * counted moves the transport clock on (TCP retransmits, heartbeats go
  * out); a peer in held[] (the peers this node waits on) heard from by
- * nothing for `vdown` ms of such host time is declared DOWN. */
-void vwatch_wait(const uint32_t *held, uint32_t nheld);
+ * nothing for `vdown` ms of such host time is declared DOWN.  Returns the
+ * ms of host time the watchdog counted (0: a frame ended the wait first). */
+uint32_t vwatch_wait(const uint32_t *held, uint32_t nheld);
 /* 1 while halted in vwatch_wait (frames taken then arrived while this node
  * was stalled: what vdrop= counts, kernel/net/netif.c). */
 int vwatch_halted(void);

@@ -317,12 +317,58 @@ fsload_cluster() {
 # vtime_run NAME BUSY DIR FILE WHAT: boot cluster FILE in DIR (with the
 # busy host around it when BUSY is 1), wait for node 1 to power off and
 # check that its job succeeded (init's status 65).
+#
+# A start that stalls (docs/virtual-time.md, "The late landing": every node
+# halted at a horizon right after "vlink: N peers up", an open bug seen
+# about once in three loaded make checks) is said in a `#` line and the
+# run made once more from a fresh disk; a second stall fails as before.
 vtime_run() {
-	local name=$1 busy=$2 d=$3
-	[ "$busy" = 1 ] && busy_host_start
-	expect_status 0 "$name: up, $5" "$DPM" cluster up --dir "$d" -f "$4"
+	local name=$1 busy=$2 d=$3 try img
 	n1_done() { node_ended "$d" n1; }
-	wait_until 300 n1_done # ~10 s on a quiet host; generous for a loaded one
-	[ "$busy" = 1 ] && busy_host_stop
+	for try in 1 2; do
+		[ "$busy" = 1 ] && busy_host_start
+		expect_status 0 "$name: up, $5" "$DPM" cluster up --dir "$d" -f "$4"
+		# ~10 s on a quiet host; generous for a loaded one
+		if [ "$try" = 1 ]; then
+			wait_until 300 vtime_done_or_stalled "$d"
+		else
+			wait_until 300 n1_done
+		fi
+		[ "$busy" = 1 ] && busy_host_stop
+		if [ "$try" = 1 ] && [ -f "$d/.stalled" ] && ! n1_done; then
+			echo "# $name: the cluster stalled at its start (node 1 at \"$(tail -n 1 "$d/n1.console")\"," \
+				"its nodes idle); made once more (the stalled run kept in $d.stalled)" >&3
+			"$DPM" cluster down --dir "$d" >/dev/null 2>&1
+			rm -rf "$d.stalled" && mv "$d" "$d.stalled" && mkdir -p "$d"
+			img=$(grep -o 'disk=[^ "]*' "$4" | head -1 | cut -d= -f2)
+			[ -n "$img" ] && "$DPM" disk create "$img" --size 4 --force >/dev/null
+			continue
+		fi
+		break
+	done
 	check "$name: node 1's job succeeded (65)" [ "$(status_field "$d" n1 7)" = 65 ]
+}
+
+# vtime_done_or_stalled DIR: node 1 of the cluster in DIR has ended, or
+# the cluster stalled at its start (vtime_stalled_at_start).
+vtime_done_or_stalled() {
+	node_ended "$1" n1 || vtime_stalled_at_start "$1"
+}
+
+# vtime_stalled_at_start DIR: node 1's console ends at "vlink: N peers up"
+# and the cluster's QEMUs have used less than 5 % of a core for the last
+# 30 s of host time (a running virtual-time cluster uses all it gets);
+# then DIR/.stalled.  Remembers its last look in DIR/.stall-probe.
+vtime_stalled_at_start() {
+	local d=$1 f=$1/.stall-probe ticks=0 pid was at
+	tail -n 1 "$d/n1.console" 2>/dev/null | grep -Eq '^vlink: [0-9]+ peers up' || { rm -f "$f"; return 1; }
+	if [ -f "$f" ]; then
+		read -r at was <"$f"
+		[ $((SECONDS - at)) -ge 30 ] || return 1
+	fi
+	for pid in $("$DPM" cluster status --dir "$d" --porcelain 2>/dev/null | awk -F'\t' '$1 == "node" { print $5 }'); do
+		[ -r "/proc/$pid/stat" ] && ticks=$((ticks + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+	done
+	echo "$SECONDS $ticks" >"$f"
+	[ -n "${was:-}" ] && [ $((ticks - was)) -lt 150 ] && touch "$d/.stalled"
 }
