@@ -122,9 +122,10 @@ void scheduler(void)
 	for (;;) {
 		struct proc *p = pick_next();
 		if (!p) {
-			if (vtime_idle() < 0)
-				arch_wait_for_interrupt();
-			continue; /* else virtual time: jumped to a delivery */
+			if (vtime_idle())
+				continue; /* virtual time: jumped to a delivery */
+			arch_wait_for_interrupt();
+			continue;
 		}
 		current = p;
 		p->run_start = arch_clock_ns();

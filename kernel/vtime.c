@@ -207,13 +207,13 @@ static void user_entry_at(uint64_t now, int deadline_interrupt)
 int vtime_idle(void)
 {
 	if (!vtime_on || !sync)
-		return -1;
+		return 0;
 	uint64_t now = arch_clock_ns();
 	uint64_t next = local_next(now);
 	if (next <= now)
-		return -1; /* due now: its interrupt comes at once */
+		return 0; /* due now: its interrupt comes at once */
 	vtime_exclude_begin();
 	uint64_t t = sync->idle(now, next);
 	vtime_exclude_end();
-	return sync->deliver(t) > 0 || t < next ? 0 : -1;
+	return sync->deliver(t) > 0 || t < next;
 }

@@ -86,8 +86,8 @@ void vtime_deadline_armed(uint64_t now, uint64_t expires);
 void vtime_user_entry(int deadline);
 void vtime_user_resumes(void);
 
-/* For the scheduler with nothing runnable: 0 when the node jumped in time
- * and took frames or host input (look again for something to run), -1 to
- * wait for an interrupt (its next local event's deadline, armed). */
+/* For the scheduler with nothing runnable: 1 when the node jumped in time
+ * and took frames (look again for something to run), 0 to wait for an
+ * interrupt. */
 int vtime_idle(void);
 #endif
