@@ -1,9 +1,11 @@
 # kernel/build.mk - host unit tests of the kernel's portable data structures
-# (link tables, message queues, the page allocator, virtual time's model
+# (memcpy and its kin, link tables, the scheduler's runnable set, message queues, the page allocator, virtual time's model
 # words, the disk model, the late deadline interrupt's rule).  The kernel itself is
 # built per machine by arch/*/build.mk.
 
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
+$(eval $(call unit_test,test_kernel_klib,tests/unit/test_kernel_klib.c))
+$(eval $(call unit_test,test_kernel_runq,tests/unit/test_kernel_runq.c kernel/runq.c))
 $(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))
 $(eval $(call unit_test,test_kernel_credit,tests/unit/test_kernel_credit.c kernel/credit.c))
 $(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))

@@ -128,7 +128,7 @@ static void vdisk_source_due(uint64_t now)
 		if (p->task == r->task && p->state == P_DISK) {
 			p->disk_buf = r->page;
 			p->wake_result = result;
-			p->state = P_RUNNABLE;
+			proc_set_state(p, P_RUNNABLE);
 		} else {
 			pfree(r->page);
 		}
@@ -158,7 +158,7 @@ static int32_t vdisk_request(struct proc *p, int write, uint64_t sector, uint32_
 	if (vdisk.len == 1)
 		vdisk_start(vdisk_head(&vdisk));
 	vtime_exclude_end();
-	p->state = P_DISK;
+	proc_set_state(p, P_DISK);
 	proc_block();
 	int32_t result = p->wake_result;
 	page = p->disk_buf;

@@ -33,34 +33,35 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
-static int free_link_slots(struct proc *p)
-{
-	int n = 0;
-	for (int i = LINK_FIRST_FREE; i < NLINK; i++)
-		n += !p->links.slot[i].in_use;
-	return n;
-}
+/* What a receive writes into the caller's struct message: its fields from
+ * `len` to `from`, one copy (buf and buf_len are the caller's, unchanged). */
+struct message_out {
+	uint32_t len, code;
+	int32_t passed, reply;
+	uint32_t from;
+};
+_Static_assert(offsetof(struct message, from) - offsetof(struct message, len) ==
+	       offsetof(struct message_out, from) && sizeof(struct message) - offsetof(struct message, len) ==
+	       sizeof(struct message_out), "struct message ends with the fields a receive writes");
 
-/* Copy m into p, which receives with its struct message at p->recv_uaddr:
- * what the receive call returns.  The links m carries are placed only once
- * the data and the struct message are written, in the slots the struct
- * names, so a process is never left holding a link it was not told of;
- * on E_BADADDR or E_NOSPACE none is placed (hand_over then answers the
- * reply links among them).  m stays the caller's. */
+/* Copy m into p, which receives with its struct message at p->recv_uaddr
+ * naming the buffer p->recv_buf, p->recv_buf_len (read when the call
+ * checked it): what the receive call returns.  The links m carries are
+ * placed only once the data and the struct message are written, in the
+ * slots the struct names, so a process is never left holding a link it
+ * was not told of; on E_BADADDR or E_NOSPACE none is placed (hand_over
+ * then answers the reply links among them).  m stays the caller's. */
 static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 {
-	struct message um;
-	if (copy_from_user(p, &um, p->recv_uaddr, sizeof um) < 0)
-		return E_BADADDR;
 	if (m->status < 0)
 		return m->status;
 	uint32_t n = m->len;
 	int32_t result = (int32_t)m->len;
-	if (n > um.buf_len) {
-		n = um.buf_len;
+	if (n > p->recv_buf_len) {
+		n = p->recv_buf_len;
 		result = E_TRUNC;
 	}
-	if (n && copy_to_user(p, (uint32_t)(uintptr_t)um.buf, m->data, n) < 0)
+	if (n && copy_to_user(p, p->recv_buf, m->data, n) < 0)
 		return E_BADADDR;
 	int32_t passed = -1, reply = -1;
 	if (m->has_link && (passed = link_free_slot(&p->links, LINK_FIRST_FREE)) < 0)
@@ -68,21 +69,14 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	if (m->has_reply &&
 	    (reply = link_free_slot(&p->links, passed < 0 ? LINK_FIRST_FREE : passed + 1)) < 0)
 		return E_NOSPACE;
-	um.len = m->len;
-	um.code = m->code;
-	um.from = m->from;
-	um.passed = passed;
-	um.reply = reply;
-	if (copy_to_user(p, p->recv_uaddr, &um, sizeof um) < 0)
+	struct message_out out = { .len = m->len, .code = m->code, .passed = passed, .reply = reply,
+				   .from = m->from };
+	if (copy_to_user(p, p->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0)
 		return E_BADADDR;
-	if (passed >= 0) {   /* free slots: found above */
-		p->links.slot[passed] = m->link;
-		p->links.slot[passed].in_use = 1;
-	}
-	if (reply >= 0) {
-		p->links.slot[reply] = m->reply;
-		p->links.slot[reply].in_use = 1;
-	}
+	if (passed >= 0)   /* free slots: found above */
+		link_put(&p->links, passed, &m->link, NULL);
+	if (reply >= 0)
+		link_put(&p->links, reply, &m->reply, NULL);
 	if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
 		meter_receive(p, m, passed);
 	return result;
@@ -109,7 +103,7 @@ static int take_waiting(struct proc *p, int32_t *result)
 		;
 	if (!m)
 		return 0;
-	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > free_link_slots(p)) {
+	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
 		*result = E_NOSPACE;
 		return 1;
 	}
@@ -136,13 +130,17 @@ static int32_t enqueue(struct kmsg *m, int force)
 		return E_DEAD;
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
-	uint64_t began = proc_interrupt_begin();
+	/* a message to oneself: the charge would move the time from the
+	 * process to itself, so the clock is not read for it */
+	int other = to != current;
+	uint64_t began = other ? proc_interrupt_begin() : 0;
 	msgq_push(&to->queue, m);
 	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
 		meter_queued(to, m);
 	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
-		to->state = P_RUNNABLE;
-	proc_interrupt_end_for(to, began);
+		proc_set_state(to, P_RUNNABLE);
+	if (other)
+		proc_interrupt_end_for(to, began);
 	return 0;
 }
 
@@ -340,8 +338,7 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len,
 			  .data = reply_buf, .has_link = reply_link.in_use != 0, .link = reply_link };
-	p->recv_uaddr = umsg;
-	return deliver_into(p, &m);
+	return deliver_into(p, &m); /* into umsg: check_umsg kept it */
 }
 
 /* The message p sends over link l (index `link`), passing pl: copied in,
@@ -373,6 +370,94 @@ static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l,
 	return m;
 }
 
+/* ---- the fast path ----
+ * A message the general path would hand over at once (its receiver on
+ * this node already waits for it) goes straight from the sender's memory
+ * into the receiver's, in one copy, with no header, page or queue: when
+ * neither process is metered, no link is passed, the receiver is not
+ * stopped and, for a CALL, has a free slot for the reply link.  Anything
+ * else, and anything the general path would refuse (quotas, a full queue,
+ * a sender's buffer it cannot read), takes the general path, which gives
+ * the same answer as before; so does everything the receiver sees: the
+ * bytes, its struct message, the reply link in the same slot, the result
+ * (E_TRUNC included).  The handing over is the receiver's CPU time, as
+ * the general path's queueing and hand-over are.  A message identity is
+ * used up as the general path's message would, so later ones keep theirs.
+ * A CALL taken here also runs its receiver at once on the caller's turn
+ * (proc_block_handoff); a SEND's sender goes on, as always. */
+
+/* The process link l names when it waits in a receive that would take a
+ * message with reply_id (0: a plain receive) at once, and neither it nor
+ * p is metered; else NULL. */
+static struct proc *fast_receiver(struct proc *p, const struct link *l, uint32_t reply_id)
+{
+	if (l->task == p->task || p->meter_flags || TASK_NODE(l->task) != node_id)
+		return NULL; /* p runs: it does not wait in a receive */
+	struct proc *to = proc_by_task(l->task);
+	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+		return NULL;
+	if (!reply_id && to->queue.len >= QUEUE_MAX)
+		return NULL; /* the general path's E_QUEUEFULL */
+	return to;
+}
+
+/* What the general path checks before it makes a message p sends over an
+ * ordinary link (msg_over), and p's bytes readable: without these the
+ * general path answers. */
+static int fast_sender_ok(struct proc *p, uint32_t buf, uint32_t len)
+{
+	return p->use_msgs < PROC_MSG_QUOTA && msgpool_room(&msgpool) && (!len || palloc_room()) &&
+	       user_readable(p, buf, len) == 0;
+}
+
+/* Hand len bytes at buf in p over to `to` (fast_receiver's), with the
+ * reply link `reply` (a CALL; NULL: none) in to's slot `reply_slot`, and
+ * wake it with what its receive returns.  The copy cannot fail: p's bytes
+ * were found readable, to's buffer writable when it began to wait
+ * (check_umsg) and mappings only grow; should it fail all the same, the
+ * receiver gets E_BADADDR and no link, and a CALL's caller E_DEAD, as on
+ * the general path (the return value: 0, or E_DEAD for a CALL). */
+static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
+			      uint32_t len, const struct link *reply, int32_t reply_slot)
+{
+	uint64_t began = proc_interrupt_begin();
+	(void)msg_new_id();
+	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
+	int32_t result = n < len ? E_TRUNC : (int32_t)len, r = 0;
+	struct message_out out = { .len = len, .code = code, .passed = -1,
+				   .reply = reply ? reply_slot : -1, .from = p->task };
+	if ((n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) ||
+	    copy_to_user(to, to->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0) {
+		result = E_BADADDR;
+		r = reply ? E_DEAD : 0;
+	} else if (reply) {
+		link_put(&to->links, reply_slot, reply, NULL);
+	}
+	to->wake_result = result;
+	proc_set_state(to, P_RUNNABLE);
+	proc_interrupt_end_for(to, began);
+	return r;
+}
+
+/* SENDMESSAGE on the fast path, over link l (index `link`, no link
+ * passed): 1 when sent (the call returns 0), 0 for the general path. */
+static int fast_send(struct proc *p, int32_t link, const struct link *l, uint32_t buf, uint32_t len)
+{
+	int reply = (l->rights & LINK_REPLY) != 0;
+	struct proc *to = fast_receiver(p, l, reply ? l->reply_id : 0);
+	if (!to)
+		return 0;
+	/* a reply is exempt from the quotas (msg_over) but needs a header
+	 * and a page all the same */
+	if (reply ? !msgpool.free || (len && !palloc_free_pages()) || user_readable(p, buf, len) < 0
+		  : !fast_sender_ok(p, buf, len))
+		return 0;
+	fast_hand_over(p, to, l->code, buf, len, NULL, -1);
+	if (reply)
+		link_free(&p->links, link); /* one use only */
+	return 1;
+}
+
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
 {
 	struct link *l, *pl;
@@ -381,6 +466,8 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 		return r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
+	if (!pl && fast_send(p, link, l, buf, len))
+		return 0;
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
 	if (!m)
 		return r;
@@ -398,7 +485,8 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
  * taken or sent: the struct readable and writable, the buffer in user
  * space and writable for as much of it as a message can fill (MSG_MAX).
  * Mappings only grow while a process lives, so what passes here still
- * holds when the message comes. */
+ * holds when the message comes.  The struct is read here only: where it
+ * is and the buffer it names are kept for the delivery (p->recv_*). */
 static int32_t check_umsg(struct proc *p, uint32_t umsg)
 {
 	struct message um;
@@ -407,6 +495,9 @@ static int32_t check_umsg(struct proc *p, uint32_t umsg)
 	if (um.buf_len && (!user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len) ||
 			   user_writable(p, (uint32_t)(uintptr_t)um.buf, um.buf_len < MSG_MAX ? um.buf_len : MSG_MAX) < 0))
 		return E_BADADDR;
+	p->recv_uaddr = umsg;
+	p->recv_buf = (uint32_t)(uintptr_t)um.buf;
+	p->recv_buf_len = um.buf_len;
 	return 0;
 }
 
@@ -415,7 +506,6 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 	int32_t r = check_umsg(p, umsg);
 	if (r < 0)
 		return r;
-	p->recv_uaddr = umsg;
 	p->wait_reply = 0;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, blocking);
@@ -423,8 +513,37 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 		return r;
 	if (!blocking)
 		return E_WOULDBLOCK;
-	p->state = P_RECEIVING;
+	proc_set_state(p, P_RECEIVING);
 	proc_block();
+	return p->wake_result;
+}
+
+static uint32_t new_reply_id(void)
+{
+	uint32_t id = next_reply_id++;
+	if (next_reply_id == 0)
+		next_reply_id = 1;
+	return id;
+}
+
+/* CALL on the fast path: its request handed over to `to`, which then runs
+ * on p's turn while p waits for the reply (which may come either way). */
+static int32_t fast_call(struct proc *p, const struct link *l, struct proc *to, int32_t slot,
+			 uint32_t buf, uint32_t len)
+{
+	uint32_t reply_id = new_reply_id();
+	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
+	p->wait_reply = reply_id;
+	p->call_node = node_id;
+	p->call_hops = 0;
+	int32_t r = fast_hand_over(p, to, l->code, buf, len, &reply, slot);
+	if (r < 0) {
+		p->wait_reply = 0;
+		return r;
+	}
+	proc_set_state(p, P_RECEIVING);
+	proc_block_handoff(to);
+	p->wait_reply = 0;
 	return p->wake_result;
 }
 
@@ -438,9 +557,12 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		return r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, umsg);
-	uint32_t reply_id = next_reply_id++;
-	if (next_reply_id == 0)
-		next_reply_id = 1;
+	struct proc *to;
+	int32_t slot;
+	if (!pl && !(l->rights & LINK_REPLY) && (to = fast_receiver(p, l, 0)) &&
+	    (slot = link_free_slot(&to->links, LINK_FIRST_FREE)) >= 0 && fast_sender_ok(p, buf, len))
+		return fast_call(p, l, to, slot, buf, len);
+	uint32_t reply_id = new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
 	if (!m)
@@ -462,7 +584,6 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		link_free(&p->links, passlink);
 	if (reply_link)
 		link_free(&p->links, link);
-	p->recv_uaddr = umsg;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, 1);
 	if (take_waiting(p, &r)) { /* a remote reply may beat us here */
@@ -474,7 +595,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		p->wait_reply = 0;
 		return E_NODEDOWN;
 	}
-	p->state = P_RECEIVING;
+	proc_set_state(p, P_RECEIVING);
 	proc_block();
 	p->wait_reply = 0;
 	return p->wake_result;

@@ -28,8 +28,11 @@ struct link {
 	uint32_t hops;      /* LINK_REPLY: how many times it moved between nodes */
 };
 
+/* Only link.c writes a table: `used` has bit i set while slot i is in
+ * use, so finding and counting free slots is constant time. */
 struct link_table {
 	struct link slot[NLINK];
+	uint64_t used;
 };
 
 int link_alloc(struct link_table *t, const struct link *l, int from);
@@ -40,6 +43,8 @@ int link_free_slot(const struct link_table *t, int from);
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
 int link_count(const struct link_table *t);
+/* Free slots at or after `from`. */
+int link_free_count(const struct link_table *t, int from);
 void link_clear(struct link_table *t);
 
 /* ---- queued messages (msgqueue.c) ---- */
@@ -53,9 +58,10 @@ struct kmsg {
 	int32_t status;      /* a reply carrying an error (E_DEAD) instead of data */
 	int is_meter;        /* a batch of traces: never itself traced         */
 	int has_link;
-	struct link link;    /* the passed link, if has_link                  */
+	struct link link;    /* the passed link, if has_link (else whatever a
+	                        header used before held: msgqueue.c)           */
 	int has_reply;
-	struct link reply;   /* CALL: the one-time reply link                 */
+	struct link reply;   /* CALL: the one-time reply link, if has_reply   */
 	uint8_t *data;       /* one page, or NULL when len == 0               */
 	uint32_t credit_node; /* virtual time: a credited message from that node,
 	                        its header from the pool's reserve (remote.c) */
@@ -121,8 +127,9 @@ enum proc_state {
 };
 
 struct proc {
-	enum proc_state state;
-	int stopped;           /* created-suspended or stopped by the pm      */
+	enum proc_state state;  /* written by proc_set_state (proc.c) only    */
+	int stopped;           /* created-suspended or stopped by the pm (proc_set_stopped) */
+	int on_runq;           /* P_RUNNABLE and not stopped: in the scheduler's set */
 	uint16_t pid;
 	uint32_t task;
 	uint32_t parent;       /* task of the creator                          */
@@ -136,8 +143,10 @@ struct proc {
 	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
-	/* a blocked receive */
+	/* a blocked receive: its struct message, and the buffer it named when
+	 * the call checked it (ipc.c's check_umsg; read once) */
 	uint32_t recv_uaddr;   /* user's struct message                        */
+	uint32_t recv_buf, recv_buf_len;
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
 	int32_t wake_result;   /* what the blocked call returns when woken     */
 	uint32_t call_node;    /* CALL in progress: the node its reply link is on */
@@ -170,11 +179,42 @@ extern struct proc proctab[NPROC];
 
 void proc_init(void);
 struct proc *proc_create(const char *prog, const char *args, size_t args_len, uint32_t parent, int *err);
+/* The live process (not free, not ended) of a task on this node, or NULL;
+ * constant time (proc.c's table from pid to slot). */
 struct proc *proc_by_task(uint32_t task);
+/* A slot holds (or held, until proc_set_free) a process with this pid. */
+int proc_pid_used(uint16_t pid);
+/* Slot p (free) is given pid: its task, and found by it from now on. */
+void proc_take_slot(struct proc *p, uint16_t pid);
+/* p's slot is free again and its pid no longer found. */
+void proc_set_free(struct proc *p);
+void proc_runq_change(struct proc *p, int on);
+/* A process's state and stop flag: the scheduler's set of runnable
+ * processes follows them (inline, one compare when it does not change). */
+static inline void proc_runq_follow(struct proc *p)
+{
+	int on = p->state == P_RUNNABLE && !p->stopped;
+	if (on != p->on_runq)
+		proc_runq_change(p, on);
+}
+static inline void proc_set_state(struct proc *p, enum proc_state s)
+{
+	p->state = s;
+	proc_runq_follow(p);
+}
+static inline void proc_set_stopped(struct proc *p, int stopped)
+{
+	p->stopped = stopped;
+	proc_runq_follow(p);
+}
 void proc_make_runnable(struct proc *p);
 void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_addr, uint32_t fault_pc);
 void proc_yield(void);
 void proc_block(void);          /* current waits (state set by caller) */
+/* current waits (state set by caller) and `to`, just made runnable, runs
+ * next in its place, on what is left of current's turn: the scheduler's
+ * cursor stays where current's turn put it (ipc.c's fast path). */
+void proc_block_handoff(struct proc *to);
 void proc_kstack_free(struct proc *p); /* once p will never run again */
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
@@ -216,6 +256,9 @@ static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
 		return 0;
 	return user_writable_walk(p, uaddr, len);
 }
+/* Every byte of [uaddr, uaddr + len) mapped readable for p: 0 or
+ * E_BADADDR (nothing copied; ipc.c's fast path asks before it copies). */
+int user_readable(struct proc *p, uint32_t uaddr, uint32_t len);
 /* copy_from_user, failing unless every page is also writable. */
 int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 /* Load a program segment into p's new address space: map [uaddr, uaddr +

@@ -7,20 +7,43 @@
 
 #include "kernel.h"
 
-void *memcpy(void *d, const void *s, size_t n)
+/* Words that may alias anything (the copies below read and write bytes of
+ * every type through them). */
+typedef uint32_t __attribute__((may_alias)) kword;
+
+/* Every message's bytes go through memcpy (user to kernel page to user),
+ * so it moves 32 bytes a turn once source and destination are word
+ * aligned (after a few bytes when they are equally misaligned): about a
+ * fifth of the instructions of a word at a time.  The compiler must not
+ * turn these loops back into calls of themselves. */
+#define KLIB_COPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+KLIB_COPY void *memcpy(void *d, const void *s, size_t n)
 {
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
-	while (n >= 4 && !(((uintptr_t)dp | (uintptr_t)sp) & 3)) {
-		*(uint32_t *)dp = *(const uint32_t *)sp;
-		dp += 4; sp += 4; n -= 4;
+	if (!(((uintptr_t)dp ^ (uintptr_t)sp) & 3)) {
+		for (; n && ((uintptr_t)dp & 3); n--)
+			*dp++ = *sp++;
+		kword *dw = (kword *)dp;
+		const kword *sw = (const kword *)sp;
+		for (; n >= 32; n -= 32, dw += 8, sw += 8) {
+			kword a = sw[0], b = sw[1], c = sw[2], e = sw[3];
+			dw[0] = a; dw[1] = b; dw[2] = c; dw[3] = e;
+			a = sw[4]; b = sw[5]; c = sw[6]; e = sw[7];
+			dw[4] = a; dw[5] = b; dw[6] = c; dw[7] = e;
+		}
+		for (; n >= 4; n -= 4)
+			*dw++ = *sw++;
+		dp = (uint8_t *)dw;
+		sp = (const uint8_t *)sw;
 	}
 	while (n--)
 		*dp++ = *sp++;
 	return d;
 }
 
-void *memmove(void *d, const void *s, size_t n)
+KLIB_COPY void *memmove(void *d, const void *s, size_t n)
 {
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
@@ -31,11 +54,21 @@ void *memmove(void *d, const void *s, size_t n)
 	return d;
 }
 
-void *memset(void *d, int c, size_t n)
+KLIB_COPY void *memset(void *d, int c, size_t n)
 {
 	uint8_t *dp = d;
-	if (c == 0)
-		while (n >= 4 && !((uintptr_t)dp & 3)) { *(uint32_t *)dp = 0; dp += 4; n -= 4; }
+	if (c == 0) {
+		for (; n && ((uintptr_t)dp & 3); n--)
+			*dp++ = 0;
+		kword *dw = (kword *)dp;
+		for (; n >= 32; n -= 32, dw += 8) {
+			dw[0] = 0; dw[1] = 0; dw[2] = 0; dw[3] = 0;
+			dw[4] = 0; dw[5] = 0; dw[6] = 0; dw[7] = 0;
+		}
+		for (; n >= 4; n -= 4)
+			*dw++ = 0;
+		dp = (uint8_t *)dw;
+	}
 	while (n--)
 		*dp++ = (uint8_t)c;
 	return d;

@@ -165,7 +165,7 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 	case KR_START:
 		if (!(t = ctl_target(req, len, &err)))
 			return err;
-		t->stopped = 0;
+		proc_set_stopped(t, 0);
 		if (METERED(t, TRACE_STARTPROCESS))
 			meter_process(t, TRACE_STARTPROCESS, p->task, t->task, 0, 0);
 		return 0;
@@ -174,7 +174,7 @@ static int32_t proc_control(struct proc *p, uint32_t kind, const uint8_t *req, u
 			return err;
 		if (METERED(t, TRACE_STOPPROCESS))
 			meter_process(t, TRACE_STOPPROCESS, p->task, t->task, 0, 0);
-		t->stopped = 1;
+		proc_set_stopped(t, 1);
 		if (t == current)
 			proc_yield();
 		return 0;

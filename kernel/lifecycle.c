@@ -20,11 +20,7 @@ static uint16_t alloc_pid(void)
 			next_pid = 1;
 		if (pid == KERNEL_PID)
 			continue;
-		int used = 0;
-		for (int i = 0; i < NPROC; i++)
-			if (proctab[i].state != P_FREE && proctab[i].pid == pid)
-				used = 1;
-		if (!used)
+		if (!proc_pid_used(pid))
 			return pid;
 	}
 }
@@ -97,8 +93,7 @@ struct proc *proc_create(const char *prog, const char *args, size_t args_len, ui
 		return NULL;
 	}
 	memset(p, 0, sizeof *p);
-	p->pid = alloc_pid();
-	p->task = TASK_OF(node_id, p->pid);
+	proc_take_slot(p, alloc_pid());
 	p->parent = parent;
 	size_t n = strnlen(prog, sizeof p->name - 1);
 	memcpy(p->name, prog, n);
@@ -113,13 +108,13 @@ struct proc *proc_create(const char *prog, const char *args, size_t args_len, ui
 		arch_proc_setup(p, entry, sp);
 	if (r < 0) {
 		proc_free_memory(p);
-		p->state = P_FREE;
+		proc_set_free(p);
 		*err = r;
 		return NULL;
 	}
 	p->meter_dest = -1;
 	p->stopped = 1;
-	p->state = P_RUNNABLE;
+	proc_set_state(p, P_RUNNABLE);
 	return p;
 }
 
@@ -135,7 +130,7 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 	if (METERED(p, TRACE_TERMPROCESS))
 		meter_process(p, TRACE_TERMPROCESS, p->parent, p->task, reason, status);
 	meter_flush_proc(p);
-	p->state = P_ZOMBIE;
+	proc_set_state(p, P_ZOMBIE);
 	alarm_release(p);
 	ipc_release_process(p);
 	proc_free_memory(p);
@@ -148,7 +143,7 @@ void proc_exit(struct proc *p, uint32_t reason, int32_t status, uint32_t fault_a
 		arch_switch_away(p);
 	} else {
 		proc_kstack_free(p);
-		p->state = P_FREE;
+		proc_set_free(p);
 	}
 }
 

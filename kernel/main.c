@@ -127,7 +127,9 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 	give(init, LINK_CONSOLE, kernel, 0);
 	give(init, 3, kernel, LINK_KPOWER);
 
-	pm->stopped = ns->stopped = init->stopped = 0;
+	proc_set_stopped(pm, 0);
+	proc_set_stopped(ns, 0);
+	proc_set_stopped(init, 0);
 	if (hostlink_port("ctl")) {
 		static const char ctld_args[] = "ctld";
 		struct proc *ctld = start("ctld", ctld_args, sizeof ctld_args);
@@ -137,7 +139,7 @@ void kernel_main(const char *cmdline, uintptr_t mem_start, uintptr_t mem_end)
 		give(ctld, LINK_NS, names, 0);
 		give(ctld, LINK_CONSOLE, kernel, 0);
 		give(ctld, 3, kernel, LINK_KMETER | LINK_KHOST);
-		ctld->stopped = 0;
+		proc_set_stopped(ctld, 0);
 	}
 	scheduler();
 }

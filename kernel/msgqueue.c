@@ -2,7 +2,8 @@
  * kernel/msgqueue.c - the node's pool of message headers and the per-process
  * FIFO queues built from them.  A fixed pool bounds the kernel's memory:
  * when it is empty a send fails with E_NOMEM instead of the kernel running
- * out of pages.  Queues are singly linked, appended at the tail, so messages
+ * out of pages.  A header taken from the pool is not zeroed whole: its
+ * links are valid only under their flags (kernel.h, struct kmsg).  Queues are singly linked, appended at the tail, so messages
  * over one link (indeed from one sender) are received in the order sent.
  */
 #include "kernel.h"
@@ -20,6 +21,9 @@ void msgpool_init(struct msg_pool *pool)
 	}
 }
 
+/* A header's scalar fields start cleared; the links it may carry (64
+ * bytes) are left as they were: each is written, and read, only under its
+ * flag (has_link, has_reply). */
 static struct kmsg *take(struct kmsg **list, struct msg_pool *pool)
 {
 	struct kmsg *m = *list;
@@ -27,7 +31,15 @@ static struct kmsg *take(struct kmsg **list, struct msg_pool *pool)
 		return NULL;
 	*list = m->next;
 	pool->in_use++;
-	memset(m, 0, sizeof *m);
+	m->next = NULL;
+	m->from = m->to = m->code = m->len = m->reply_id = 0;
+	m->id = 0;
+	m->status = 0;
+	m->is_meter = m->has_link = m->has_reply = 0;
+	m->data = NULL;
+	m->credit_node = 0;
+	m->payer = NULL;
+	m->payer_task = 0;
 	return m;
 }
 

@@ -11,19 +11,40 @@
  * CPU time (PROCTIME) is charged between switching a process in and out, so
  * it counts only the time the process really ran (its own kernel calls
  * included), never idle time or other processes.
+ *
+ * Everything on a message's path is constant time.  The runnable
+ * processes are a bit set over the table's slots (runq.c: a bit per slot,
+ * set while the process is P_RUNNABLE and not stopped), kept by
+ * proc_set_state and proc_set_stopped, the only writers of those two
+ * fields once a process exists; the pick is the first set bit after the
+ * cursor, round robin in slot order exactly as the scan of every slot it
+ * replaces, so every schedule is unchanged.  The count of runnable
+ * processes (the meter's load, KR_KSTATS) is kept beside it.  A process is
+ * found by its pid through a table from pid to slot, filled while the slot
+ * holds that pid (creation to P_FREE).  A process woken by a CALL on the
+ * fast path (ipc.c) runs at once on its caller's turn (proc_block_handoff):
+ * the cursor stays with the caller.
  */
 #include "kernel.h"
+#include "runq.h"
 #include "vtime.h"
 
 
 struct proc proctab[NPROC];
 struct proc *current;
 uint32_t node_id;
-static int sched_cursor;
+static uint32_t sched_cursor;
+
+static struct runq runq;            /* the slots that may be picked (runq.c) */
+/* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16 bits */
+static uint8_t pid_slot[65536];
+_Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");
 
 void proc_init(void)
 {
 	memset(proctab, 0, sizeof proctab);
+	memset(&runq, 0, sizeof runq);
+	memset(pid_slot, 0, sizeof pid_slot);
 	current = NULL;
 }
 
@@ -31,15 +52,44 @@ struct proc *proc_by_task(uint32_t task)
 {
 	if (TASK_NODE(task) != node_id || TASK_PID(task) == KERNEL_PID)
 		return NULL;
-	for (int i = 0; i < NPROC; i++)
-		if (proctab[i].state != P_FREE && proctab[i].state != P_ZOMBIE && proctab[i].task == task)
-			return &proctab[i];
-	return NULL;
+	uint32_t slot = pid_slot[TASK_PID(task)];
+	if (!slot)
+		return NULL;
+	struct proc *p = &proctab[slot - 1];
+	return p->state != P_FREE && p->state != P_ZOMBIE ? p : NULL;
+}
+
+int proc_pid_used(uint16_t pid)
+{
+	return pid_slot[pid] != 0;
+}
+
+void proc_take_slot(struct proc *p, uint16_t pid)
+{
+	p->pid = pid;
+	p->task = TASK_OF(node_id, pid);
+	pid_slot[pid] = (uint8_t)(p - proctab + 1);
+}
+
+void proc_runq_change(struct proc *p, int on)
+{
+	p->on_runq = on;
+	if (on)
+		runq_add(&runq, (uint32_t)(p - proctab));
+	else
+		runq_remove(&runq, (uint32_t)(p - proctab));
+}
+
+void proc_set_free(struct proc *p)
+{
+	proc_set_state(p, P_FREE);
+	if (pid_slot[p->pid] == p - proctab + 1)
+		pid_slot[p->pid] = 0;
 }
 
 void proc_make_runnable(struct proc *p)
 {
-	p->state = P_RUNNABLE;
+	proc_set_state(p, P_RUNNABLE);
 }
 
 uint64_t proc_cpu_ns(const struct proc *p)
@@ -77,10 +127,7 @@ void proc_interrupt_end_for(struct proc *p, uint64_t began)
 
 uint32_t proc_runnable_count(void)
 {
-	uint32_t n = 0;
-	for (int i = 0; i < NPROC; i++)
-		n += proctab[i].state == P_RUNNABLE && !proctab[i].stopped;
-	return n;
+	return runq.count;
 }
 
 void proc_kstack_free(struct proc *p)
@@ -100,21 +147,39 @@ void proc_block(void)
 	arch_switch_away(current);
 }
 
+/* The process to run next instead of the pick, set just before its donor
+ * gives the CPU back. */
+static struct proc *handoff;
+
+void proc_block_handoff(struct proc *to)
+{
+	handoff = to;
+	arch_switch_away(current);
+}
+
 void kernel_tick(void)
 {
 	if (current)
 		proc_yield();
 }
 
+/* The first runnable slot after the cursor, going round (runq.c); the
+ * cursor stays where it is when nothing is runnable.  A process handed
+ * the CPU (proc_block_handoff) runs first, if it still may, without
+ * moving the cursor: it has its donor's turn, and the pick after it goes
+ * on from the donor's slot, so a pair of processes calling each other
+ * cannot keep the others from their turns. */
 static struct proc *pick_next(void)
 {
-	for (int n = 0; n < NPROC; n++) {
-		sched_cursor = (sched_cursor + 1) % NPROC;
-		struct proc *p = &proctab[sched_cursor];
-		if (p->state == P_RUNNABLE && !p->stopped)
-			return p;
-	}
-	return NULL;
+	struct proc *to = handoff;
+	handoff = NULL;
+	if (to && to->on_runq)
+		return to;
+	int i = runq_next(&runq, sched_cursor);
+	if (i < 0)
+		return NULL;
+	sched_cursor = (uint32_t)i;
+	return &proctab[i];
 }
 
 void scheduler(void)
@@ -135,7 +200,7 @@ void scheduler(void)
 		current = NULL;
 		if (p->state == P_ZOMBIE) {
 			proc_kstack_free(p);
-			p->state = P_FREE;
+			proc_set_free(p);
 		}
 	}
 }

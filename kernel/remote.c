@@ -172,7 +172,7 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 		if (r != E_NOMEM)
 			break;
 		p->remote_need = FRAME_HDR_BYTES + (uint32_t)sizeof *f + len;
-		p->state = P_REMOTE;
+		proc_set_state(p, P_REMOTE);
 		proc_block();
 		p->remote_need = 0;
 		if (p->remote_done) {   /* the node went down meanwhile */
@@ -181,7 +181,7 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 		}
 	}
 	if (r == 0 && !p->remote_done) {
-		p->state = P_REMOTE;
+		proc_set_state(p, P_REMOTE);
 		proc_block();
 	}
 	p->remote_req = 0;
@@ -245,7 +245,7 @@ static void credit_heard_from(uint32_t node, uint32_t consumed)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
 		if (p->state == P_REMOTE && p->remote_credit && p->remote_node == node)
-			p->state = P_RUNNABLE;
+			proc_set_state(p, P_RUNNABLE);
 	}
 }
 
@@ -259,7 +259,7 @@ static int32_t wait_credit(struct proc *p, uint32_t node)
 		p->remote_node = node;
 		p->remote_done = 0;
 		p->remote_credit = 1;
-		p->state = P_REMOTE;
+		proc_set_state(p, P_REMOTE);
 		proc_block();
 		p->remote_credit = 0;
 		if (p->remote_done)
@@ -383,7 +383,7 @@ static void call_node_down(struct proc *p)
 {
 	p->wake_result = E_NODEDOWN;
 	p->wait_reply = 0;
-	p->state = P_RUNNABLE;
+	proc_set_state(p, P_RUNNABLE);
 }
 
 /* The caller's end of RM_REPLYMOVED: its reply link is now held by task
@@ -568,7 +568,7 @@ static void wake_waiter(uint32_t node, const struct rm_frame *f, const uint8_t *
 		p->wake_result = f->status;
 		p->remote_done = 1;
 		if (p->state == P_REMOTE)
-			p->state = P_RUNNABLE;
+			proc_set_state(p, P_RUNNABLE);
 		return;
 	}
 }
@@ -664,7 +664,7 @@ static void remote_poll(void)
 		struct proc *p = &proctab[i];
 		if (p->state == P_REMOTE && p->remote_need && !ndeferred[p->remote_node & 255] &&
 		    peer_send_space(p->remote_node) >= p->remote_need)
-			p->state = P_RUNNABLE;
+			proc_set_state(p, P_RUNNABLE);
 	}
 }
 

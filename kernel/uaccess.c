@@ -78,6 +78,18 @@ int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t 
 	return 0;
 }
 
+/* Every page from the one holding `first` to the one holding `last`
+ * mapped for the user (and writable, with `write`): 0 or E_BADADDR. */
+static int walk_pages(struct proc *p, uint32_t first, uint32_t last, int write)
+{
+	for (uint32_t va = first & ~(PAGE - 1);; va += PAGE) {
+		if (!arch_aspace_lookup(p->aspace, va, write))
+			return E_BADADDR;
+		if (va == (last & ~(PAGE - 1)))
+			return 0;
+	}
+}
+
 /* A process's mappings only grow while it lives (the heap grows, a failed
  * growth is taken back within its own call, nothing is ever unmapped or
  * made read-only), so a range once found writable stays so: the last two
@@ -98,15 +110,18 @@ int user_writable_walk(struct proc *p, uint32_t uaddr, uint32_t len)
 		return 0;
 	}
 	uint32_t first = uaddr & ~(PAGE - 1), last = (uaddr + len - 1) & ~(PAGE - 1);
-	for (uint32_t va = first;; va += PAGE) {
-		if (!arch_aspace_lookup(p->aspace, va, 1))
-			return E_BADADDR;
-		if (va == last)
-			break;
-	}
+	if (walk_pages(p, first, last, 1) < 0)
+		return E_BADADDR;
 	w[1] = w[0];
 	w[0] = (struct user_range){ first, last + PAGE };
 	return 0;
+}
+
+int user_readable(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (!user_range_ok(uaddr, len))
+		return E_BADADDR;
+	return len ? walk_pages(p, uaddr, uaddr + len - 1, 0) : 0;
 }
 
 /* The page quota and the kernel's reserve are checked here, where every

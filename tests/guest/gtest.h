@@ -56,6 +56,14 @@ int gtest_mark(struct gtest_mark *mk);
 	CHECK_EQ(_after.headers, (before)->headers); \
 	CHECK_EQ(_after.alarms, (before)->alarms); \
 	CHECK_EQ(_after.pages, (before)->pages); } while (0)
+/* What t_child's "report" mode saw of a message it received into a
+ * 3-byte buffer (bytes[3] is never written: 0xee). */
+struct child_report {
+	int32_t result;
+	uint32_t len, code, from;
+	int32_t passed, reply;
+	uint8_t bytes[4];
+};
 #define GTEST_NOTIFY_CODE 0x4e  /* code of gtest_notify_link */
 extern int gtest_notify_link;
 #endif

@@ -2,7 +2,9 @@
  * tests/guest/t_call.c - CALL and reply links: round trips with a server
  * process, other messages left queued meanwhile, one-time reply links, and
  * every way a reply can fail to come (the server ends, drops the reply
- * link, the callee is dead).
+ * link, the callee is dead); the kernel's fast path, which hands a message
+ * to a receiver already waiting, seen to do what the general path does,
+ * and to leave other processes their turns.
  */
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +131,90 @@ static void kernel_link_call(void)
 	CHECK_EQ(call(LINK_CONSOLE, &bad, 2, -1, &m), E_BADREQ);
 }
 
+/* A message handed over to a receiver already waiting (the kernel's fast
+ * path) and one the general path delivers (the receiver stopped) look
+ * the same to the receiver; so does a CALL's request, with its reply link,
+ * and the reply truncated into a short buffer. */
+static void handed_over_as_queued(void)
+{
+	const char *argv[] = { "t_child", "report", "4", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	struct child_report fast, queued, called;
+	struct message m = message_into(&fast, sizeof fast);
+	CHECK_EQ(sendmessage(l, "abcdefghij", 10, -1), 0);  /* the child waits in its receive */
+	CHECK_EQ(gtest_receive(&m), (int)sizeof fast);
+	CHECK_EQ(pm_stop(task), 0);
+	CHECK_EQ(sendmessage(l, "abcdefghij", 10, -1), 0);  /* stopped: the general path */
+	CHECK_EQ(pm_start(task), 0);
+	m = message_into(&queued, sizeof queued);
+	CHECK_EQ(gtest_receive(&m), (int)sizeof queued);
+	CHECK_EQ(fast.result, E_TRUNC);
+	CHECK_EQ(fast.len, 10);
+	CHECK_EQ(fast.code, 0xc41d);
+	CHECK_EQ(fast.passed, -1);
+	CHECK_EQ(fast.reply, -1);
+	CHECK(!memcmp(fast.bytes, "abc\xee", 4));
+	CHECK(!memcmp(&fast, &queued, sizeof fast));
+	m = message_into(&called, sizeof called);
+	CHECK_EQ(call(l, "abcdefghij", 10, -1, &m), (int)sizeof called);
+	CHECK_EQ(m.from, task);
+	CHECK_EQ(called.result, E_TRUNC);
+	CHECK_EQ(called.len, 10);
+	CHECK_EQ(called.from, fast.from);
+	CHECK_EQ(called.passed, -1);
+	CHECK(called.reply >= LINK_FIRST_FREE);
+	CHECK(!memcmp(called.bytes, "abc\xee", 4));
+	uint8_t small[2] = { 0, 0x77 };
+	m = message_into(small, 1);
+	CHECK_EQ(call(l, "x", 1, -1, &m), E_TRUNC);
+	CHECK_EQ(m.len, sizeof called);
+	CHECK_EQ(small[0], 1);   /* the first byte of the report's result: 1 byte received */
+	CHECK_EQ(small[1], 0x77);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
+}
+
+/* A CALL's server runs on its caller's turn; the others still have
+ * theirs: a process that only counts must count while two others call
+ * each other (the first direct switch tried starved such a process). */
+static void calls_leave_others_their_turns(void)
+{
+	const char *srv[] = { "t_child", "echo", "0", NULL }, *cnt[] = { "t_child", "counter", NULL };
+	uint32_t stask, ctask, c0 = 0, c1 = 0;
+	int l, cl, area;
+	CHECK_EQ(spawn_child(srv, &stask, &l), 0);
+	CHECK_EQ(spawn_child(cnt, &ctask, &cl), 0);
+	struct message m = message_into(&area, sizeof area);
+	CHECK_EQ(gtest_receive(&m), 4);
+	area = m.passed;
+	CHECK(area >= 0);
+	int mine = createlink(1, &c0, sizeof c0, LINK_WRITE);
+	CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	destroylink(mine);
+	for (uint32_t i = 0; i < 20; i++) {
+		uint32_t w = 0;
+		m = message_into(&w, sizeof w);
+		CHECK_EQ(call(l, &i, 4, -1, &m), 4);
+		CHECK_EQ(w, i);
+	}
+	mine = createlink(1, &c1, sizeof c1, LINK_WRITE);
+	CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	destroylink(mine);
+	CHECK(c1 != c0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(pm_kill(ctask), 0);
+	CHECK_EQ(pm_kill(stask), 0);
+	CHECK_EQ(wait_child(ctask, &ex), 0);
+	CHECK_EQ(wait_child(stask, &ex), 0);
+	destroylink(l);
+	destroylink(cl);
+	destroylink(area);
+}
+
 GTESTS(
 	{ "call round trips", call_round_trip },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
@@ -137,5 +223,7 @@ GTESTS(
 	{ "server destroys the reply link", server_destroys_reply_link },
 	{ "call with bad arguments", call_bad_arguments },
 	{ "calls over the kernel link", kernel_link_call },
+	{ "handed over at once as when queued", handed_over_as_queued },
+	{ "calls leave the others their turns", calls_leave_others_their_turns },
 );
 GTEST_MAIN("call")

@@ -9,6 +9,7 @@
 
 #include "servers/lib/demos.h"
 #include "servers/lib/pm.h"
+#include "gtest.h"
 
 #define PARENT 4
 
@@ -270,6 +271,31 @@ int main(int argc, char **argv)
 		receivemessage(&m);
 		destroylink(m.reply);
 		return echo(1);
+	}
+	if (!strcmp(mode, "report")) { /* arg messages into a 3-byte buffer, each reported
+					  to its reply link, else over link 4 */
+		for (uint32_t i = 0; i < arg; i++) {
+			struct child_report r;
+			memset(r.bytes, 0xee, sizeof r.bytes);
+			struct message m = message_into(r.bytes, 3);
+			r.result = receivemessage(&m);
+			r.len = m.len;
+			r.code = m.code;
+			r.from = m.from;
+			r.passed = m.passed;
+			r.reply = m.reply;
+			if (sendmessage(m.reply >= 0 ? m.reply : PARENT, &r, sizeof r, -1) < 0)
+				return 2;
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "counter")) { /* count for ever in a word offered to the parent */
+		static volatile uint32_t count;
+		int l = createlink(0xc0c0, (void *)&count, sizeof count, LINK_READ);
+		if (l < 0 || sendmessage(PARENT, &l, sizeof l, l) < 0)
+			return 2;
+		for (;;)
+			count++;
 	}
 	if (!strcmp(mode, "data"))
 		return offer_data(LINK_READ | LINK_WRITE, arg ? arg : 4096);

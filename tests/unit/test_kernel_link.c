@@ -1,12 +1,14 @@
 /*
  * tests/unit/test_kernel_link.c - the link table on the host: allocation
  * order, index validation (the only door a process has to its links),
- * freeing and counting.
+ * freeing and counting, the free slots found and counted by the table's
+ * set of slots in use.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/kernel.h"
@@ -96,6 +98,37 @@ static void free_slot_writes_nothing(void **state)
 	assert_int_equal(link_free_slot(&t, 0), 0);
 }
 
+/* The table's set of slots in use against its slots: random allocations,
+ * puts and frees, then every `from` asked of both. */
+static void free_slots_follow_the_table(void **state)
+{
+	(void)state;
+	srand(15);
+	struct link a = { .task = 3 };
+	for (int step = 0; step < 5000; step++) {
+		int i = rand() % NLINK;
+		switch (rand() % 3) {
+		case 0: link_alloc(&t, &a, i); break;
+		case 1: link_put(&t, i, &a, NULL); break;
+		default: link_free(&t, i); break;
+		}
+		int used = 0;
+		for (int s = 0; s < NLINK; s++)
+			used += t.slot[s].in_use != 0;
+		assert_int_equal(link_count(&t), used);
+		for (int from = -1; from <= NLINK; from++) {
+			int first = E_NOSPACE, nfree = 0;
+			for (int s = from < 0 ? 0 : from; s < NLINK; s++) {
+				if (!t.slot[s].in_use && first == E_NOSPACE)
+					first = s;
+				nfree += !t.slot[s].in_use;
+			}
+			assert_int_equal(link_free_slot(&t, from), first);
+			assert_int_equal(link_free_count(&t, from), nfree);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +138,7 @@ int main(void)
 		cmocka_unit_test_setup(free_clears_and_rejects_twice, setup),
 		cmocka_unit_test_setup(put_replaces_slot, setup),
 		cmocka_unit_test_setup(free_slot_writes_nothing, setup),
+		cmocka_unit_test_setup(free_slots_follow_the_table, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
