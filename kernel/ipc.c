@@ -21,6 +21,7 @@
 #include "kernel/abi/names.h"
 #include "meter/meter.h"
 #include "remote.h"
+#include "vtime.h"
 
 struct link kernel_notify_link;
 static kservice_fn kernel_service; /* kservice, above this file (ipc_init) */
@@ -63,6 +64,8 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	}
 	if (n && copy_to_user(p, p->recv_buf, m->data, n) < 0)
 		return E_BADADDR;
+	if (!m->is_meter)
+		p->copy_owed_ns += vtime_copy_ns(n); /* paid in p's time (syscall.c) */
 	int32_t passed = -1, reply = -1;
 	if (m->has_link && (passed = link_free_slot(&p->links, LINK_FIRST_FREE)) < 0)
 		return E_NOSPACE;
@@ -420,6 +423,7 @@ static int fast_sender_ok(struct proc *p, uint32_t buf, uint32_t len)
 static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
 			      uint32_t len, const struct link *reply, int32_t reply_slot)
 {
+	vtime_spin(vtime_copy_ns(len)); /* p's copy in, as the general path's (message.c) */
 	uint64_t began = proc_interrupt_begin();
 	(void)msg_new_id();
 	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
@@ -433,6 +437,8 @@ static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, ui
 	} else if (reply) {
 		link_put(&to->links, reply_slot, reply, NULL);
 	}
+	if (result != E_BADADDR)
+		to->copy_owed_ns += vtime_copy_ns(n); /* its copy out, as deliver_into's */
 	to->wake_result = result;
 	proc_set_state(to, P_RUNNABLE);
 	proc_interrupt_end_for(to, began);
@@ -655,6 +661,8 @@ int32_t sys_movedata(struct proc *p, uint32_t uargs)
 		struct proc *src = proc_by_task(fl->task), *dst = proc_by_task(tl->task);
 		r = src && dst ? copy_user_to_user(src, fl->data + a.from_off, dst, tl->data + a.to_off, a.len) : E_DEAD;
 	}
+	if (r >= 0)
+		vtime_spin(vtime_copy_ns(a.len)); /* the mover's, wherever the bytes were */
 	if (METERED(p, TRACE_MOVEDATA))
 		meter_movedata(p, fl, tl, a.from_link, a.to_link, a.len, r);
 	return r < 0 ? r : (int32_t)a.len;

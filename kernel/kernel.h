@@ -164,6 +164,8 @@ struct proc {
 	/* accounting */
 	uint64_t cpu_ns;
 	uint64_t run_start;
+	uint64_t copy_owed_ns; /* the modelled copying of data it received
+	                          (vtime_copy_ns), run at its call's return */
 	/* metering (meter/): one bit per trace type, and the destination index */
 	uint32_t meter_flags;
 	int meter_dest;

@@ -6,6 +6,7 @@
  * other nodes), so neither needs the other to make or release one.
  */
 #include "kernel.h"
+#include "vtime.h"
 
 struct msg_pool msgpool;
 static uint64_t next_msg_id = 1;
@@ -37,6 +38,7 @@ static inline __attribute__((always_inline)) struct kmsg *fill(struct kmsg *m, s
 				*err = E_BADADDR;
 				return NULL;
 			}
+			vtime_spin(vtime_copy_ns(len)); /* the sender's own call */
 		} else {
 			memcpy(m->data, src, len);
 		}

@@ -1,11 +1,15 @@
 /*
  * kernel/syscall.c - the kernel-call table.  arch/ decodes the trap and
  * hands the call number and five argument words here; each call checks its
- * own arguments (ipc.c), so this file only routes.
+ * own arguments (ipc.c), so this file only routes, and runs on the way
+ * out the modelled copying a call left its process to pay (ipc.c: a
+ * received message's data is copied in whoever's kernel call delivers it,
+ * but paid in the receiver's own time, after its RECEIVE).
  */
 #include "kernel.h"
+#include "vtime.h"
 
-int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+static int32_t route(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	switch (nr) {
 	case K_CREATELINK:       return sys_createlink(p, a0);
@@ -19,4 +23,15 @@ int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, 
 	case K_NULL:             return 0;
 	}
 	return E_BADCALL;
+}
+
+int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	int32_t r = route(p, nr, a0, a1, a2, a3, a4);
+	if (p->copy_owed_ns) {
+		uint64_t ns = p->copy_owed_ns;
+		p->copy_owed_ns = 0;
+		vtime_spin(ns);
+	}
+	return r;
 }

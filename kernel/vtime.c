@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "vtime.h"
 #include "vlate.h"
+#include "vtime_config.h"
 
 #define TICK_NS 10000000ull /* 100 Hz, as both ports' tick */
 
@@ -79,6 +80,20 @@ void vtime_advance_to(uint64_t t)
 uint64_t vtime_now(void)
 {
 	return excluding ? frozen_at : arch_clock_ns();
+}
+
+uint64_t vtime_copy_ns(uint32_t bytes)
+{
+	return vtime_on ? (uint64_t)bytes * vtime_config.copy_ns_per_kbyte / 1000 : 0;
+}
+
+void vtime_spin(uint64_t ns)
+{
+	if (!vtime_on || excluding || !ns)
+		return;
+	uint64_t until = arch_clock_ns() + ns;
+	while (arch_clock_ns() < until)
+		__asm__ volatile("" ::: "memory");
 }
 
 int vtime_add_source(uint64_t (*next)(uint64_t now), void (*due)(uint64_t now))

@@ -31,6 +31,14 @@ void vtime_exclude_end(void);
 void vtime_advance_to(uint64_t t);
 /* The node clock: where it stands still while excluding. */
 uint64_t vtime_now(void);
+/* What copying `bytes` of a process's data costs a node of the modelled
+ * machine (vcopy=NS per 1000 bytes, vtime_config.h; the 1984 preset's
+ * VAX): 0 outside virtual time or when the model has no such cost. */
+uint64_t vtime_copy_ns(uint32_t bytes);
+/* Run the node clock on by `ns` (a loop reading it): a modelled cost paid
+ * in instructions, so it is the running process's CPU time and meets the
+ * node's deadlines as any other work does.  Nothing while excluding. */
+void vtime_spin(uint64_t ns);
 
 /* A source of local events (the disk's completions, ...): next(now) is its
  * earliest pending event (at or before `now` when one is due), or

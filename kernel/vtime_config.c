@@ -4,6 +4,8 @@
  * switched LAN and disk: 20 us one way, 1 Gb/s, a 4 ms request plus 5 us a
  * sector; the transport paths default to none until measured.  A busy
  * node stops every 100 us of its clock (100,000 instructions at shift 0).
+ * Copying a process's data costs what our kernels' instructions cost, no
+ * more (vcopy=0).
  */
 #include "kernel.h"
 #include "vtime_config.h"
@@ -56,6 +58,7 @@ int vtime_config_option(const char *w, uint32_t n)
 		{ "vdisk=", &vtime_config.disk_latency_ns, &vtime_config.disk_sector_ns },
 		{ "vbounds=", &vtime_config.idle_bounds, NULL },
 		{ "vstop=", &vtime_config.stop_ns, NULL },
+		{ "vcopy=", &vtime_config.copy_ns_per_kbyte, NULL },
 	};
 	for (uint32_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		uint32_t k = (uint32_t)strlen(keys[i].key);

@@ -19,13 +19,16 @@ struct vtime_config {
 	uint64_t disk_sector_ns;  /* per 512-byte sector transferred         */
 	uint64_t idle_bounds;     /* 0: the horizon from promises alone       */
 	uint64_t stop_ns;         /* a busy node's stops: their spacing       */
+	uint64_t copy_ns_per_kbyte; /* copying a process's data: the modelled
+	                               machine's memory (0: our kernels' own) */
 };
 
 extern struct vtime_config vtime_config;
 
 /* A kernel command-line word of the models (`vlat=NS`, `vbw=BPS`,
  * `vtx=NS,NS_PER_KB`, `vrx=NS,NS_PER_KB`, `vdisk=NS,NS_PER_SECTOR`, `vstop=NS`,
- * the spacing of a busy node's stops, kernel/net/vlink.c) or
+ * the spacing of a busy node's stops, kernel/net/vlink.c; `vcopy=NS`, the
+ * cost of copying 1000 bytes of a process's data, vtime_copy_ns) or
  * `vbounds=0`, the synchronisation as it was before the idle peers' bounds
  * (kernel/net/vlink.c), to measure what they save and to check that the
  * results do not change (on every node or none): 1 taken (a bad value is

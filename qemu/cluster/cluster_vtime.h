@@ -31,6 +31,7 @@ enum vt_field {
 	VT_DISK_LATENCY, /* ns per disk request                              */
 	VT_DISK_SECTOR,  /* ns per 512-byte sector                           */
 	VT_STOPS,        /* ns of node time between a busy node's stops      */
+	VT_COPY,         /* ns per 1000 bytes of message data, each copy     */
 	VT_FIELDS
 };
 

@@ -178,8 +178,9 @@ static void test_virtual_time_models(void **state)
 	cluster_vtime_resolve(&spec.vtime, v);
 	assert_int_equal(v[VT_LATENCY], 100000);
 	assert_int_equal(v[VT_BANDWIDTH], 3000000);
-	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 10000000);
+	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 14000000);
 	assert_int_equal(v[VT_STOPS], 10000000);
+	assert_int_equal(v[VT_COPY], 4300000);      /* a VAX's copying (docs/virtual-time.md §2.4) */
 	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 10);
 	assert_int_equal(parse("cluster net=1984 txcost=1us,250ns rxcost=0.5us disksector=1s\n"
 			       "node a clock=virtual shift=0\n"), 0);
@@ -189,7 +190,14 @@ static void test_virtual_time_models(void **state)
 	assert_int_equal(v[VT_RX_FIXED], 500);
 	assert_int_equal(v[VT_RX_PER_KB], 0);
 	assert_int_equal(v[VT_DISK_SECTOR], 1000000000);
+	assert_int_equal(v[VT_COPY], 4300000);
 	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 0); /* its own beats the preset */
+	assert_int_equal(parse("cluster net=1984 copycost=0\nnode a clock=virtual\n"), 0);
+	cluster_vtime_resolve(&spec.vtime, v);
+	assert_int_equal(v[VT_COPY], 0);
+	assert_int_equal(parse("cluster copycost=2.5us\nnode a clock=virtual\n"), 0);
+	cluster_vtime_resolve(&spec.vtime, v);
+	assert_int_equal(v[VT_COPY], 2500);
 }
 
 static void test_units(void **state)
@@ -257,7 +265,7 @@ static void test_virtual_time_errors(void **state)
 		     "100s), e.g. 5us, not '5'");
 	assert_error("node a clock=virtual\ncluster speed=2\n",
 		     "c.cluster:2:9: unknown cluster attribute 'speed'; expected net, latency, bandwidth, "
-		     "txcost, rxcost, disklatency, disksector or stops");
+		     "txcost, rxcost, disklatency, disksector, stops or copycost");
 	assert_error("node a clock=virtual\ncluster stops=0\n",
 		     "c.cluster:2:9: stops must be above 0, e.g. 100us, not '0'");
 	assert_error("node a clock=virtual\ncluster latency=1us latency=2us\n",

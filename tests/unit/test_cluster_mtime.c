@@ -59,19 +59,24 @@ static void test_model_by_hand(void **state)
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us; the
 	 * frame leaves after the sending kernel's 670 instructions */
 	load("node a clock=virtual\n");
-	model(1, 2721, 2721 + 670 + 1496 + 20000);
+	model(1, 2074, 2074 + 670 + 1496 + 20000);
 	/* between measured sizes the local path is interpolated:
-	 * 3308 + (8708 - 3308) * 450 / 900 */
-	model(550, 6008, 6008 + 670 + (550 + 186) * 8 + 20000);
+	 * 2208 + (2772 - 2208) * 450 / 900, rounded to the nearest */
+	model(550, 2490, 2490 + 670 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
-	 * the preset's fitted paths, 2 ms + 3 ms per 1000 bytes each side:
-	 * 2000 + 3558 us */
+	 * the preset's fitted paths, 100 us + 6.9 ms per 1000 bytes each side:
+	 * 100 + 8183.4 us; its copying, 4.3 ms per 1000 bytes, twice (into the
+	 * kernel and out of it), local and remote alike */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 8708ull * 1024,
-	      (8708ull + 670) * 1024 + 3162667 + 100000 + 2 * (2000000 + 3558000));
+	model(1000, 2772ull * 1024 + 2 * 4300000,
+	      (2772ull + 670) * 1024 + 2 * 4300000 + 3162667 + 100000 + 2 * (100000 + 8183400));
+	/* copying at 2.5 ns a byte, rounded down as the kernel does (3 bytes:
+	 * 7 ns, twice) on a path interpolated to 2074 + (70 * 2 + 4) / 9 */
+	load("cluster copycost=2500ns\nnode a clock=virtual\n");
+	model(3, 2090 + 2 * 7, 2090 + 2 * 7 + 670 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 3308 * 2, (3308 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 2208 * 2, (2208 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -116,9 +121,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
-				  "1,2721,24887,670,1408,1496\n10,2775,25013,670,1435,1568\n"
-				  "100,3308,26266,670,1697,2288\n1000,8708,38866,670,4363,9488\n"
-				  "4096,27426,82352,670,13535,34256\n"));
+				  "1,2074,24240,670,1408,1496\n10,2144,24382,670,1435,1568\n"
+				  "100,2208,25166,670,1697,2288\n1000,2772,32930,670,4363,9488\n"
+				  "4096,4890,59816,670,13535,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */

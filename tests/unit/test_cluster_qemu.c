@@ -130,13 +130,14 @@ static void test_virtual_time_models_and_shift(void **state)
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=10,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=100000 vbw=3000000 "
-				 "vtx=2000000,3000000 vrx=2000000,3000000 vdisk=4000000,5000 vstop=10000000|"));
+				 "vtx=100000,6900000 vrx=100000,6900000 vdisk=4000000,5000 vstop=10000000 "
+				 "vcopy=4300000|"));
 	load("cluster net=1984 latency=1.5ms bandwidth=10M txcost=8us,2us rxcost=3us "
 	     "disklatency=30ms disksector=500us stops=250us\nnode a id=1 clock=virtual shift=3\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=3,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=1500000 vbw=10000000 "
-				 "vtx=8000,2000 vrx=3000,0 vdisk=30000000,500000 vstop=250000|"));
+				 "vtx=8000,2000 vrx=3000,0 vdisk=30000000,500000 vstop=250000 vcopy=4300000|"));
 	/* overrides win whatever their order on the line */
 	load("cluster bandwidth=100M net=lan latency=50us\nnode a id=1 clock=virtual shift=1\n");
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);

@@ -37,6 +37,7 @@ static void defaults_are_a_present_day_lan(void **state)
 	assert_int_equal(vtime_config.net.bandwidth_bps, 1000000000ull);
 	assert_int_equal(vtime_config.disk_latency_ns, 4000000);
 	assert_int_equal(vtime_config.stop_ns, 100000);
+	assert_int_equal(vtime_config.copy_ns_per_kbyte, 0); /* our kernels' own copying */
 }
 
 static void each_word_sets_its_values(void **state)
@@ -56,6 +57,8 @@ static void each_word_sets_its_values(void **state)
 	assert_int_equal(vtime_config.disk_sector_ns, 12000);
 	assert_int_equal(word("vstop=1000000"), 1);
 	assert_int_equal(vtime_config.stop_ns, 1000000);
+	assert_int_equal(word("vcopy=4300000"), 1);
+	assert_int_equal(vtime_config.copy_ns_per_kbyte, 4300000);
 	assert_string_equal(printed, "");
 }
 
@@ -63,9 +66,9 @@ static void a_bad_value_keeps_the_old_one_and_says_so(void **state)
 {
 	(void)state;
 	uint64_t lat = vtime_config.net.latency_ns, bw = vtime_config.net.bandwidth_bps,
-		 stop = vtime_config.stop_ns;
+		 stop = vtime_config.stop_ns, copy = vtime_config.copy_ns_per_kbyte;
 	const char *bad[] = { "vlat=", "vlat=12x", "vlat=-1", "vbw=0", "vtx=5", "vtx=5,",
-			      "vdisk=1,2,3", "vlat=99999999999999999999", "vstop=0" };
+			      "vdisk=1,2,3", "vlat=99999999999999999999", "vstop=0", "vcopy=1,2" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(word(bad[i]), 1);
 		assert_non_null(strstr(printed, "bad value"));
@@ -73,6 +76,7 @@ static void a_bad_value_keeps_the_old_one_and_says_so(void **state)
 	assert_int_equal(vtime_config.net.latency_ns, lat);
 	assert_int_equal(vtime_config.net.bandwidth_bps, bw);
 	assert_int_equal(vtime_config.stop_ns, stop);
+	assert_int_equal(vtime_config.copy_ns_per_kbyte, copy);
 }
 
 static void other_words_are_not_ours(void **state)
