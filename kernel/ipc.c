@@ -1,6 +1,7 @@
 /*
  * kernel/ipc.c - the message kernel calls: CREATELINK, DESTROYLINK,
- * SENDMESSAGE, RECEIVEMESSAGE, ARECEIVEMESSAGE, CALL and MOVEDATA.
+ * SENDMESSAGE, RECEIVEMESSAGE, ARECEIVEMESSAGE, CALL, MOVEDATA and
+ * REPLYRECEIVE.
  *
  * A message is copied out of the sender at once (the sender continues), kept
  * in a kernel page while queued, and copied into the receiver when it
@@ -464,12 +465,12 @@ static int fast_send(struct proc *p, int32_t link, const struct link *l, uint32_
 	return 1;
 }
 
-int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
+/* SENDMESSAGE once its arguments have passed check_send (l and pl are
+ * its links): shared with REPLYRECEIVE. */
+static int32_t send_checked(struct proc *p, int32_t link, struct link *l, uint32_t buf, uint32_t len,
+			    int32_t passlink, struct link *pl)
 {
-	struct link *l, *pl;
-	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
-	if (r < 0)
-		return r;
+	int32_t r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
 	if (!pl && fast_send(p, link, l, buf, len))
@@ -485,6 +486,13 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
 		link_free(&p->links, link);     /* one use only */
 	return r;
+}
+
+int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
+{
+	struct link *l, *pl;
+	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
+	return r < 0 ? r : send_checked(p, link, l, buf, len, passlink, pl);
 }
 
 /* A receive's struct message and buffer, checked before anything is
@@ -507,11 +515,11 @@ static int32_t check_umsg(struct proc *p, uint32_t umsg)
 	return 0;
 }
 
-int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
+/* RECEIVEMESSAGE (ARECEIVEMESSAGE: !blocking) once its struct message
+ * has passed check_umsg: shared with REPLYRECEIVE. */
+static int32_t receive_checked(struct proc *p, int blocking)
 {
-	int32_t r = check_umsg(p, umsg);
-	if (r < 0)
-		return r;
+	int32_t r;
 	p->wait_reply = 0;
 	if (METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, blocking);
@@ -522,6 +530,30 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 	proc_set_state(p, P_RECEIVING);
 	proc_block();
 	return p->wake_result;
+}
+
+int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
+{
+	int32_t r = check_umsg(p, umsg);
+	return r < 0 ? r : receive_checked(p, blocking);
+}
+
+/* REPLYRECEIVE: SENDMESSAGE, then, only if it sent, a blocking
+ * RECEIVEMESSAGE, in one kernel call (after seL4's ReplyRecv), for a
+ * server's loop.  Both halves' arguments are checked before either takes
+ * effect, so a bad one changes nothing; a send that fails is the result,
+ * with nothing received.  Each half is the call it stands for, traces
+ * included (SEND, then RECEIVECALL, then RECEIVE). */
+int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
+			 uint32_t umsg)
+{
+	struct link *l, *pl;
+	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
+	if (r == 0)
+		r = check_umsg(p, umsg);
+	if (r == 0)
+		r = send_checked(p, link, l, buf, len, passlink, pl);
+	return r < 0 ? r : receive_checked(p, 1);
 }
 
 static uint32_t new_reply_id(void)

@@ -310,6 +310,7 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking);
 int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
 int32_t sys_movedata(struct proc *p, uint32_t args);
+int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
 void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */

@@ -21,6 +21,7 @@ static int32_t route(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint
 	case K_MOVEDATA:         return sys_movedata(p, a0);
 	case K_STOPTASK:         proc_exit(p, EXIT_NORMAL, (int32_t)a0, 0, 0); return 0;
 	case K_NULL:             return 0;
+	case K_REPLYRECEIVE:     return sys_replyreceive(p, (int32_t)a0, a1, a2, (int32_t)a3, a4);
 	}
 	return E_BADCALL;
 }

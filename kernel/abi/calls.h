@@ -23,6 +23,8 @@ enum kcall {
 	K_MOVEDATA = 7,        /* (struct movedata_args *)                -> bytes */
 	K_STOPTASK = 8,        /* (status)                                never returns */
 	K_NULL = 9,            /* ()  does nothing; measures the bare call cost -> 0 */
+	K_REPLYRECEIVE = 10,   /* (link, buf, len, passlink, struct message *) SENDMESSAGE,
+	                          then (only if it sent) RECEIVEMESSAGE      -> len */
 	K_NCALLS
 };
 

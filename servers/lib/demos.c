@@ -29,6 +29,17 @@ int call(int link, const void *buf, uint32_t len, int passlink, struct message *
 	return kcall(K_CALL, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(reply));
 }
 
+int replyreceive(int link, const void *buf, uint32_t len, int passlink, struct message *m)
+{
+	return kcall(K_REPLYRECEIVE, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(m));
+}
+
+int serve_next(int reply, const void *buf, uint32_t len, int passlink, struct message *m)
+{
+	int r = replyreceive(reply, buf, len, passlink, m);
+	return r >= 0 || r == E_TRUNC || r == E_NOSPACE ? r : receivemessage(m);
+}
+
 int movedata(int from_link, uint32_t from_off, int to_link, uint32_t to_off, uint32_t len)
 {
 	struct movedata_args a = { (uint32_t)from_link, from_off, (uint32_t)to_link, to_off, len };

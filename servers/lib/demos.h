@@ -15,6 +15,16 @@ int sendmessage(int link, const void *buf, uint32_t len, int passlink);
 int receivemessage(struct message *m);
 int areceivemessage(struct message *m);
 int call(int link, const void *buf, uint32_t len, int passlink, struct message *reply);
+/* sendmessage(link, buf, len, passlink) then, only if it sent,
+ * receivemessage(m), in one kernel call: a server's answer to one request
+ * and its wait for the next.  A failed send is the result, and then
+ * nothing was received (see serve_next). */
+int replyreceive(int link, const void *buf, uint32_t len, int passlink, struct message *m);
+/* A server's step: replyreceive, and should the reply not go (its caller
+ * died, its node is down, ...: any result but a receive's), a plain
+ * receivemessage all the same, so that the server serves on as it did
+ * when it ignored a failed sendmessage.  The receive's result. */
+int serve_next(int reply, const void *buf, uint32_t len, int passlink, struct message *m);
 int movedata(int from_link, uint32_t from_off, int to_link, uint32_t to_off, uint32_t len);
 void stoptask(int status) __attribute__((noreturn));
 int nullcall(void);

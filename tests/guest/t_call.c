@@ -4,7 +4,8 @@
  * every way a reply can fail to come (the server ends, drops the reply
  * link, the callee is dead); the kernel's fast path, which hands a message
  * to a receiver already waiting, seen to do what the general path does,
- * and to leave other processes their turns.
+ * and to leave other processes their turns; REPLYRECEIVE, a server's
+ * answer and its wait for the next request in one call.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +13,11 @@
 #include "gtest.h"
 #include "servers/lib/pm.h"
 
-static void call_round_trip(void)
+/* Three CALLs to a t_child echo server (`mode`: echo, or rrecho, which
+ * answers with REPLYRECEIVE), then to it ended. */
+static void echo_round_trips(const char *mode)
 {
-	const char *argv[] = { "t_child", "echo", "3", NULL };
+	const char *argv[] = { "t_child", mode, "3", NULL };
 	uint32_t task;
 	int l;
 	CHECK_EQ(spawn_child(argv, &task, &l), 0);
@@ -35,6 +38,11 @@ static void call_round_trip(void)
 	CHECK_EQ(sendmessage(l, "x", 1, -1), E_DEAD);
 	CHECK_EQ(call(l, "x", 1, -1, &(struct message){ 0 }), E_DEAD);
 	destroylink(l);
+}
+
+static void call_round_trip(void)
+{
+	echo_round_trips("echo");
 }
 
 static void call_leaves_other_messages_queued(void)
@@ -215,6 +223,169 @@ static void calls_leave_others_their_turns(void)
 	destroylink(area);
 }
 
+/* ---- REPLYRECEIVE ---- */
+
+/* Exactly one message waits for us, the word `v` over `code`: taken. */
+static int only_queued(uint32_t v, uint32_t code)
+{
+	uint32_t got = 0;
+	struct message m = message_into(&got, sizeof got);
+	if (areceivemessage(&m) != 4 || got != v || m.code != code)
+		return 0;
+	m = message_into(&got, sizeof got);
+	return areceivemessage(&m) == E_WOULDBLOCK;
+}
+
+/* The test as the server of a caller (t_child caller: 64-byte CALLs over
+ * link 5, each echo checked): each answer and the next request in one
+ * call, the reply link used up by it. */
+static void replyreceive_answers_and_takes_next(void)
+{
+	const char *argv[] = { "t_child", "caller", "4", NULL };
+	int self = self_link(0x5e4e);
+	uint32_t task, buf[16];
+	CHECK_EQ(spawn_child_on(0, argv, self, &task, NULL), 0);
+	struct message m = message_into(buf, sizeof buf);
+	CHECK_EQ(gtest_receive(&m), (int)sizeof buf);
+	for (int i = 0; i < 3; i++) {
+		CHECK(m.reply >= LINK_FIRST_FREE);
+		CHECK_EQ(m.from, task);
+		CHECK_EQ(m.code, 0x5e4e);
+		uint32_t first = buf[0];
+		int reply = m.reply;
+		m = message_into(buf, sizeof buf);
+		CHECK_EQ(replyreceive(reply, buf, sizeof buf, -1, &m), (int)sizeof buf);
+		CHECK_EQ(m.len, sizeof buf);
+		CHECK_EQ(buf[0], first + 16);  /* the next request, not our answer */
+		CHECK_EQ(m.passed, -1);
+		/* the reply link used up: the first free slot, its own,
+		 * holds the next request's */
+		CHECK_EQ(m.reply, reply);
+	}
+	CHECK_EQ(sendmessage(m.reply, buf, sizeof buf, -1), 0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);   /* every answer was its request */
+	destroylink(self);
+}
+
+/* A server answering with REPLYRECEIVE (t_child rrecho) is called as any
+ * other, and found its reply links used up. */
+static void replyreceive_server(void)
+{
+	echo_round_trips("rrecho");
+}
+
+/* Every bad argument of either half: its error, and nothing sent, nothing
+ * received (a message waiting for us stays, none is added), the reply
+ * link not used up. */
+static void replyreceive_bad_arguments(void)
+{
+	int self = self_link(0x5e1f);
+	uint32_t v = 0x44, word = 0;
+	void *text = (void *)(uintptr_t)only_queued;   /* read-only */
+	struct message good = message_into(&word, sizeof word), rom = message_into(text, 4),
+		       badbuf = message_into((void *)0x100000, 4);
+	struct {
+		int link, pass;
+		const void *buf;
+		uint32_t len;
+		struct message *m;
+		int err;
+	} cases[] = {
+		{ -3, -1, &v, 4, &good, E_BADLINK },
+		{ NLINK - 1, -1, &v, 4, &good, E_BADLINK },
+		{ self, NLINK - 1, &v, 4, &good, E_BADLINK },
+		{ self, self, &v, 4, &good, E_INVAL },
+		{ self, -1, &v, MSG_MAX + 1, &good, E_TOOBIG },
+		{ self, -1, (void *)0x100000, 4, &good, E_BADADDR },
+		{ self, -1, &v, 4, NULL, E_BADADDR },
+		{ self, -1, &v, 4, (struct message *)0x100000, E_BADADDR },
+		{ self, -1, &v, 4, (struct message *)text, E_BADADDR },
+		{ self, -1, &v, 4, &badbuf, E_BADADDR },
+		{ self, -1, &v, 4, &rom, E_BADADDR },
+		{ LINK_CONSOLE, -1, &v, 4, NULL, E_BADADDR },   /* a kernel link: not served */
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t mark = 0x700 + i;
+		CHECK_EQ(sendmessage(self, &mark, 4, -1), 0);
+		CHECK_EQ(replyreceive(cases[i].link, cases[i].buf, cases[i].len, cases[i].pass, cases[i].m),
+			 cases[i].err);
+		CHECK(only_queued(mark, 0x5e1f));
+	}
+	/* a kernel request not made: no alarm comes */
+	uint32_t alarm[3] = { KR_ALARM, 1, 0xa1a1 };
+	CHECK_EQ(replyreceive(LINK_CONSOLE, alarm, sizeof alarm, -1, &badbuf), E_BADADDR);
+	struct message m = message_into(&word, sizeof word);
+	CHECK_EQ(gtest_receive_within(&m, 30), E_WOULDBLOCK);
+	/* a reply link: not used up by a bad receive half, and its caller
+	 * given nothing (t_child call-parent ends 0 only on our 0x33) */
+	const char *argv[] = { "t_child", "call-parent", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	m = message_into(&word, sizeof word);
+	CHECK_EQ(gtest_receive(&m), 4);
+	CHECK(m.reply >= 0);
+	CHECK_EQ(replyreceive(m.reply, &v, 4, -1, &badbuf), E_BADADDR);
+	CHECK_EQ(replyreceive(m.reply, &v, 4, m.reply, &good), E_INVAL);
+	uint32_t answer = 0x33;
+	CHECK_EQ(sendmessage(m.reply, &answer, 4, -1), 0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
+	destroylink(self);
+}
+
+/* A send that fails is the result and nothing is received: to a caller
+ * that died (E_DEAD, the reply link used up as by SENDMESSAGE) and over a
+ * link to an ended process. */
+static void replyreceive_to_the_dead(void)
+{
+	int self = self_link(0x5e1f);
+	const char *argv[] = { "t_child", "call-parent", NULL };
+	uint32_t task, word = 0, v = 0x33;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	struct message m = message_into(&word, sizeof word);
+	CHECK_EQ(gtest_receive(&m), 4);
+	int reply = m.reply;
+	CHECK(reply >= 0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(pm_kill(task), 0);
+	CHECK_EQ(wait_child(task, &ex), 0);
+	uint32_t mark = 0x801;
+	CHECK_EQ(sendmessage(self, &mark, 4, -1), 0);
+	m = message_into(&word, sizeof word);
+	CHECK_EQ(replyreceive(reply, &v, 4, -1, &m), E_DEAD);
+	CHECK(only_queued(mark, 0x5e1f));
+	CHECK_EQ(sendmessage(reply, &v, 4, -1), E_BADLINK);  /* used up */
+	/* over an ordinary link to an ended process (l: the child's own) */
+	mark = 0x802;
+	CHECK_EQ(sendmessage(self, &mark, 4, -1), 0);
+	m = message_into(&word, sizeof word);
+	CHECK_EQ(replyreceive(l, &v, 4, -1, &m), E_DEAD);
+	CHECK(only_queued(mark, 0x5e1f));
+	destroylink(l);
+	destroylink(self);
+}
+
+/* Over a kernel link: the request served as SENDMESSAGE would, then the
+ * receive: here an alarm asked for, then received in the same call. */
+static void replyreceive_kernel_link(void)
+{
+	uint32_t alarm[3] = { KR_ALARM, 1, 0xa1a2 }, got[2] = { 0, 0 };
+	struct message m = message_into(got, sizeof got);
+	CHECK_EQ(replyreceive(LINK_CONSOLE, alarm, sizeof alarm, -1, &m), (int)sizeof got);
+	CHECK_EQ(m.code, 0xa1a2);
+	CHECK_EQ(got[0], KR_ALARM);
+	CHECK_EQ(got[1], 0xa1a2);
+	uint32_t bad = 999;
+	m = message_into(got, sizeof got);
+	CHECK_EQ(replyreceive(LINK_CONSOLE, &bad, 4, -1, &m), E_BADREQ); /* the request's error: nothing received */
+}
+
 GTESTS(
 	{ "call round trips", call_round_trip },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
@@ -225,5 +396,10 @@ GTESTS(
 	{ "calls over the kernel link", kernel_link_call },
 	{ "handed over at once as when queued", handed_over_as_queued },
 	{ "calls leave the others their turns", calls_leave_others_their_turns },
+	{ "replyreceive answers and takes the next request", replyreceive_answers_and_takes_next },
+	{ "a server answering with replyreceive", replyreceive_server },
+	{ "replyreceive with bad arguments: nothing sent or received", replyreceive_bad_arguments },
+	{ "replyreceive to the dead: E_DEAD, nothing received", replyreceive_to_the_dead },
+	{ "replyreceive over the kernel link", replyreceive_kernel_link },
 );
 GTEST_MAIN("call")

@@ -43,6 +43,29 @@ static int echo(int n)
 	return 0;
 }
 
+/* The same with REPLYRECEIVE: each answer and the wait for the next
+ * request in one call (the last answer a SENDMESSAGE), `n` requests. */
+static int rr_echo(int n)
+{
+	static uint8_t buf[MSG_MAX];
+	struct message m = message_into(buf, sizeof buf);
+	int len = receivemessage(&m);
+	for (int i = 0; i < n; i++) {
+		if (len < 0 || m.reply < 0)
+			return 2;
+		int reply = m.reply;
+		m = message_into(buf, sizeof buf);
+		/* a reply link is one-time: used up, its slot (the first
+		 * free) holds the next request's */
+		if (i + 1 < n && ((len = replyreceive(reply, buf, (uint32_t)len, -1, &m)) < 0 || m.reply != reply))
+			return 4;
+		if (i + 1 == n && (sendmessage(reply, buf, (uint32_t)len, -1) < 0 ||
+				   sendmessage(reply, buf, 1, -1) != E_BADLINK))
+			return 3;
+	}
+	return 0;
+}
+
 /* Wait for the parent's go (a word: our index), for stress runs that
  * start many helpers at once. */
 static int wait_go(uint32_t *index)
@@ -225,6 +248,8 @@ int main(int argc, char **argv)
 		return brk_fail();
 	if (!strcmp(mode, "echo"))
 		return echo((int)arg);
+	if (!strcmp(mode, "rrecho")) /* echo with REPLYRECEIVE */
+		return rr_echo((int)arg);
 	if (!strcmp(mode, "noreply")) {
 		uint8_t buf[64];
 		struct message m = message_into(buf, sizeof buf);

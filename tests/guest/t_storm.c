@@ -207,7 +207,7 @@ static int one_call(void)
 				       E_DEAD, E_NODEDOWN) ? 0 : fail(7, "kernel request", r, req[0], len, (uint32_t)pass);
 	}
 	case 7: /* unknown kernel calls */
-		r = kcall(pick(2) ? 0 : 10 + pick(1000), next(), next(), next(), next(), next());
+		r = kcall(pick(2) ? 0 : K_NCALLS + pick(1000), next(), next(), next(), next(), next());
 		return r == E_BADCALL ? 0 : fail(8, "kcall", r, 0, 0, 0);
 	case 8: { /* a forged link image sent as data: only bytes arrive */
 		int32_t l = any_link();
