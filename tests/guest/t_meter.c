@@ -21,6 +21,7 @@ struct rec {
 		struct trace_send send;
 		struct trace_queued queued;
 		struct trace_receive receive;
+		struct trace_receivecall receivecall;
 		struct trace_process process;
 		struct trace_dropped dropped;
 		struct trace_link link;
@@ -214,6 +215,52 @@ static void pingpong_traced_exactly(void)
 	CHECK(last > 0);
 	destroylink(pong_link);
 	destroylink(ping_link);
+}
+
+/* A metered server answering 3 CALLs with REPLYRECEIVE (t_child rrecho)
+ * leaves the traces of one answering with SENDMESSAGE and RECEIVEMESSAGE
+ * (echo): its SEND, RECEIVECALL and RECEIVE records in the same order
+ * (QUEUED, stamped when a request comes, is left out: it may come before
+ * or after the server's RECEIVECALL), every SEND to us. */
+static void replyreceive_traced_as_send_then_receive(void)
+{
+	static const uint32_t want[] = { TRACE_SEND, /* the hello */
+		TRACE_RECEIVECALL, TRACE_RECEIVE, TRACE_SEND, TRACE_RECEIVECALL, TRACE_RECEIVE,
+		TRACE_SEND, TRACE_RECEIVECALL, TRACE_RECEIVE, TRACE_SEND };
+	const char *modes[] = { "echo", "rrecho" };
+	uint32_t seen[2][16];
+	for (int k = 0; k < 2; k++) {
+		const char *argv[] = { "t_child", modes[k], "3", NULL };
+		uint32_t task, parent = 0;
+		int child, n = 0;
+		reset();
+		CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, 0, -1, &task, &child), 0);
+		for (uint32_t i = 0; i < 3; i++) {
+			uint32_t q = 0x900 + i, a = 0;
+			struct message m = message_into(&a, sizeof a);
+			CHECK_EQ(call(child, &q, 4, -1, &m), 4);
+			CHECK_EQ(a, q);
+		}
+		CHECK_EQ(wait_exits(1), 0);
+		CHECK_EQ(bad_batches, 0);
+		for (int i = 0; i < nrecs; i++) {
+			const struct rec *r = &recs[i];
+			uint32_t t = r->h.traceType;
+			if (r->h.task != task || (t != TRACE_SEND && t != TRACE_RECEIVECALL && t != TRACE_RECEIVE))
+				continue;
+			CHECK(n < 16);
+			seen[k][n++] = t;
+			if (t == TRACE_SEND && !parent)
+				parent = r->b.send.toTask;
+			if (t == TRACE_SEND)
+				CHECK_EQ(r->b.send.toTask, parent);
+			if (t == TRACE_RECEIVECALL)
+				CHECK_EQ(r->b.receivecall.blocking, 1);
+		}
+		CHECK_EQ(n, (int)(sizeof want / sizeof want[0]));
+		CHECK(!memcmp(seen[k], want, sizeof want));
+		destroylink(child);
+	}
 }
 
 static void flags_off_no_traces(void)
@@ -499,6 +546,7 @@ static void backed_up_drops_reach_the_filter(void)
 
 GTESTS(
 	{ "ping-pong traced exactly (SEND, QUEUED, RECEIVE by msgId)", pingpong_traced_exactly },
+	{ "replyreceive traced as its SEND, then RECEIVECALL, RECEIVE", replyreceive_traced_as_send_then_receive },
 	{ "flags off: no traces", flags_off_no_traces },
 	{ "only selected events; flags changed while running", only_selected_events },
 	{ "children inherit meter link and flags", children_inherit },
