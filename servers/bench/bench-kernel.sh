@@ -6,6 +6,8 @@
 # probes, and on ARM; write
 #   OUTDIR/kcalls.csv  op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions
 #   OUTDIR/kcalls.txt  the same as a table, plus the cost of a metered event
+# (op `call` is a CALL round trip to a server answering with SENDMESSAGE
+# and RECEIVEMESSAGE, `call-rr` to one answering with REPLYRECEIVE)
 # then run `kbench profile` on both machines with every executed instruction
 # logged (-singlestep -d exec,nochain) and streamed through KPROF
 # (dpm-kprof, analysis/bench/kprof.h), nothing of the log stored:

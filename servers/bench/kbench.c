@@ -5,7 +5,8 @@
  * instruction count (the node is otherwise idle; the 100 Hz timer adds a
  * few hundred instructions per 10 million).  Prints one line per figure:
  *   kbench OP SIZE INSTRUCTIONS_PER_OP
- * `kbench serve` is the CALL server it starts for itself; `kbench sink`
+ * `kbench serve` is the CALL server it starts for itself (`serve-rr` the
+ * same answering with REPLYRECEIVE: the figure `call-rr`); `kbench sink`
  * takes trace batches, `kbench loop SIZE N` is a process whose own CPU
  * time is measured metered and unmetered (the cost of metering).
  *
@@ -104,17 +105,27 @@ static uint64_t now(void)
 	result = (double)(t1_ - t0_) / (rounds); \
 } while (0)
 
-static int serve(void)
+/* The CALL server: each request's bytes sent back, then the next one
+ * received, with SENDMESSAGE and RECEIVEMESSAGE (`serve`) or in one
+ * REPLYRECEIVE (`serve-rr`). */
+static int serve(int combined)
 {
 	uint32_t hello = 0;
 	int self = createlink(0, NULL, 0, 0);
 	sendmessage(4, &hello, sizeof hello, self);
+	struct message m = message_into(in, sizeof in);
+	int n = receivemessage(&m);
 	for (;;) {
-		struct message m = message_into(in, sizeof in);
-		int n = receivemessage(&m);
 		if (n < 0 || m.reply < 0)
 			return 1;
-		sendmessage(m.reply, in, (uint32_t)n, -1);
+		int reply = m.reply;
+		m = message_into(in, sizeof in);
+		if (combined) {
+			n = replyreceive(reply, in, (uint32_t)n, -1, &m);
+		} else {
+			sendmessage(reply, in, (uint32_t)n, -1);
+			n = receivemessage(&m);
+		}
 	}
 }
 
@@ -206,9 +217,9 @@ static double loop_cost(uint32_t size, int meter, uint32_t rounds, const char *r
 	}
 }
 
-static int start_server(uint32_t *task)
+static int start_server(const char *mode, uint32_t *task)
 {
-	const char *argv[] = { "kbench", "serve", NULL };
+	const char *argv[] = { "kbench", mode, NULL };
 	int back = createlink(0, NULL, 0, 0), r;
 	if ((r = pm_create(argv, -1, task)) < 0 || (r = pm_givelink(*task, 4, back)) < 0 ||
 	    (r = pm_start(*task)) < 0)
@@ -222,7 +233,9 @@ static int start_server(uint32_t *task)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "serve"))
-		return serve();
+		return serve(0);
+	if (argc > 1 && !strcmp(argv[1], "serve-rr"))
+		return serve(1);
 	if (argc > 1 && !strcmp(argv[1], "sink"))
 		return sink();
 	if (argc > 3 && !strcmp(argv[1], "loop"))
@@ -253,21 +266,28 @@ int main(int argc, char **argv)
 		printf("kbench send+receive %u %.1f\n", (unsigned)sizes[s], cost - base);
 	}
 
-	uint32_t task;
-	int server = start_server(&task);
-	if (server < 0) {
-		printf("kbench: cannot start the server: %s\n", kerror_name(server));
-		return 1;
+	/* CALL round trips to a server answering with SENDMESSAGE and
+	 * RECEIVEMESSAGE (call), then to one answering with REPLYRECEIVE
+	 * (call-rr) */
+	static const char *const modes[][2] = { { "serve", "call" }, { "serve-rr", "call-rr" } };
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t task;
+		int server = start_server(modes[k][0], &task);
+		if (server < 0) {
+			printf("kbench: cannot start the server: %s\n", kerror_name(server));
+			return 1;
+		}
+		for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			struct message m;
+			MEASURE(cost, rounds, sizes[s] || k ? NULL : "call", {
+				m = message_into(in, sizeof in);
+				call(server, buf, sizes[s], -1, &m);
+			});
+			printf("kbench %s %u %.1f\n", modes[k][1], (unsigned)sizes[s], cost - base);
+		}
+		pm_kill(task);
+		destroylink(server);
 	}
-	for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-		struct message m;
-		MEASURE(cost, rounds, sizes[s] ? NULL : "call", {
-			m = message_into(in, sizeof in);
-			call(server, buf, sizes[s], -1, &m);
-		});
-		printf("kbench call %u %.1f\n", (unsigned)sizes[s], cost - base);
-	}
-	pm_kill(task);
 
 	/* metering: the same process metered (4 events a pair: SEND, QUEUED,
 	 * RECEIVECALL, RECEIVE, batched 32 a message to a sink) and not */

@@ -38,10 +38,15 @@ int fs_call(int link, uint32_t op, const uint32_t args[4], const void *payload, 
 	return rh->status;
 }
 
+/* The answer fs_reply made, sent by fs_serve_forever with its wait for
+ * the next request: over reply link `reply_to` (-1: none), rep_len bytes. */
+static uint8_t rep[MSG_MAX];
+static uint32_t rep_len;
+static int reply_to = -1;
+
 void fs_reply(const struct message *m, int32_t status, uint32_t v0, uint32_t v1, uint32_t v2,
 	      const void *payload, uint32_t plen)
 {
-	static uint8_t rep[MSG_MAX];
 	if (m->reply < 0)
 		return;
 	struct fs_rhdr rh = { status, { v0, v1, v2 } };
@@ -50,7 +55,8 @@ void fs_reply(const struct message *m, int32_t status, uint32_t v0, uint32_t v1,
 	memcpy(rep, &rh, sizeof rh);
 	if (plen)
 		memcpy(rep + sizeof rh, payload, plen);
-	sendmessage(m->reply, rep, (uint32_t)sizeof rh + plen, -1); /* a dead caller is no concern */
+	rep_len = (uint32_t)sizeof rh + plen;
+	reply_to = m->reply;
 }
 
 int fs_payload_paths(const uint8_t *payload, uint32_t len, const char **p1, const char **p2)
@@ -76,10 +82,11 @@ int fs_keep_passed;
 void fs_serve_forever(fs_server_fn serve)
 {
 	static uint8_t buf[MSG_MAX];
+	struct message m = message_into(buf, sizeof buf);
+	int len = receivemessage(&m);
 	for (;;) {
-		struct message m = message_into(buf, sizeof buf);
-		int len = receivemessage(&m);
 		fs_keep_passed = 0;
+		reply_to = -1;
 		if (len < (int)sizeof(struct fs_hdr))
 			fs_reply(&m, FS_EINVAL, 0, 0, 0, NULL, 0);
 		else
@@ -87,6 +94,10 @@ void fs_serve_forever(fs_server_fn serve)
 			      (uint32_t)len - (uint32_t)sizeof(struct fs_hdr));
 		if (m.passed >= 0 && !fs_keep_passed)
 			destroylink(m.passed);
+		/* the answer and the wait for the next request, one kernel
+		 * call; a dead caller is no concern */
+		m = message_into(buf, sizeof buf);
+		len = reply_to >= 0 ? serve_next(reply_to, rep, rep_len, -1, &m) : receivemessage(&m);
 	}
 }
 

@@ -111,7 +111,10 @@ struct fs_entry {
 int fs_call(int link, uint32_t op, const uint32_t args[4], const void *payload, uint32_t plen, int passlink,
 	    struct fs_rhdr *rh, void *out, uint32_t out_len, uint32_t *out_got);
 
-/* Answer a request received as `m` (no-op when it has no reply link). */
+/* Answer a request received as `m` (no-op when it has no reply link):
+ * the answer goes when `serve` returns to fs_serve_forever, in one kernel
+ * call with the wait for the next request (REPLYRECEIVE), after the
+ * request's passed link is destroyed. */
 void fs_reply(const struct message *m, int32_t status, uint32_t v0, uint32_t v1, uint32_t v2,
 	      const void *payload, uint32_t plen);
 
@@ -119,8 +122,9 @@ void fs_reply(const struct message *m, int32_t status, uint32_t v0, uint32_t v1,
 int fs_payload_paths(const uint8_t *payload, uint32_t len, const char **p1, const char **p2);
 
 /* A server's request loop: receive, hand each well-formed request to
- * `serve` (which replies), answer malformed ones FS_EINVAL, destroy the
- * passed link unless `serve` set fs_keep_passed.  Never returns. */
+ * `serve` (which answers with fs_reply), answer malformed ones FS_EINVAL,
+ * destroy the passed link unless `serve` set fs_keep_passed, then send the
+ * answer and receive the next request in one kernel call.  Never returns. */
 typedef void (*fs_server_fn)(const struct message *m, const struct fs_hdr *h, const uint8_t *payload,
 			     uint32_t plen);
 void fs_serve_forever(fs_server_fn serve) __attribute__((noreturn));

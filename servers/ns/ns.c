@@ -49,12 +49,13 @@ int main(void)
 {
 	for (int i = 0; i < MAX_NAMES; i++)
 		table[i].link = -1;
+	struct ns_request req;
+	struct ns_reply rep;
+	struct message m = message_into(&req, sizeof req);
+	int len = receivemessage(&m);
 	for (;;) {
-		struct ns_request req;
-		struct ns_reply rep = { 0 };
-		struct message m = message_into(&req, sizeof req);
-		int len = receivemessage(&m);
 		int pass = -1, passed_kept = 0;
+		memset(&rep, 0, sizeof rep);
 		if (len != (int)sizeof req || req.name[NS_NAME_MAX - 1] != '\0' || req.name[0] == '\0') {
 			rep.status = E_BADREQ;
 		} else if (req.op == NS_REGISTER) {
@@ -76,7 +77,10 @@ int main(void)
 		}
 		if (m.passed >= 0 && !passed_kept)
 			destroylink(m.passed);
-		if (m.reply >= 0)
-			sendmessage(m.reply, &rep, sizeof rep, pass);
+		/* the answer and the wait for the next request, one kernel call;
+		 * a caller that died meanwhile is no concern */
+		int reply = m.reply;
+		m = message_into(&req, sizeof req);
+		len = reply >= 0 ? serve_next(reply, &rep, sizeof rep, pass, &m) : receivemessage(&m);
 	}
 }

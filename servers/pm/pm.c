@@ -347,7 +347,16 @@ static void meter_like_creator(uint32_t node, uint32_t creator, uint32_t child)
 		destroylink(got);
 }
 
-static void serve(const struct message *m, struct pm_request *req, int len)
+/* The next message into m and req, when the last needed no answer. */
+static int next_message(struct message *m, struct pm_request *req)
+{
+	*m = message_into(req, sizeof *req);
+	return receivemessage(m);
+}
+
+/* Serve the request m brought (req, len bytes or an error), answer it
+ * and wait for the next into m and req: the next receive's result. */
+static int serve(struct message *m, struct pm_request *req, int len)
 {
 	struct pm_reply rep = { 0, 0, -1, "" };
 	int keep_passed = 0, reply_link = -1;
@@ -385,10 +394,23 @@ static void serve(const struct message *m, struct pm_request *req, int len)
 	}
 	if (m->passed >= 0 && !keep_passed)
 		destroylink(m->passed);
-	if (m->reply >= 0)
-		sendmessage(m->reply, &rep, sizeof rep, rep.status == 0 ? reply_link : -1);
+	if (reply_link >= 0 && rep.status != 0) { /* not passed */
+		destroylink(reply_link);
+		reply_link = -1;
+	}
+	int reply = m->reply;
+	/* the answer and the wait for the next request in one kernel call,
+	 * but when a link we pass must go first (its slot freed before the
+	 * receive, as ever); a caller that died meanwhile is no concern */
+	if (reply >= 0 && reply_link < 0) {
+		*m = message_into(req, sizeof *req);
+		return serve_next(reply, &rep, sizeof rep, -1, m);
+	}
+	if (reply >= 0)
+		sendmessage(reply, &rep, sizeof rep, reply_link);
 	if (reply_link >= 0)
 		destroylink(reply_link);
+	return next_message(m, req);
 }
 
 int main(void)
@@ -403,11 +425,12 @@ int main(void)
 	}
 	destroylink(notify);
 	node_info(&my_node, NULL);
+	struct message m;
+	int len = next_message(&m, &req);
 	for (;;) {
-		struct message m = message_into(&req, sizeof req);
-		int len = receivemessage(&m);
 		if (m.code == RETRY_CODE && (m.from & 0xffff) == 0) {
 			retry_pending();
+			len = next_message(&m, &req);
 			continue;
 		}
 		if (m.code == NOTIFY_CODE && (m.from & 0xffff) == 0) {
@@ -416,10 +439,12 @@ int main(void)
 				process_ended((const struct kr_exit_notice *)&req);
 			else if (len == (int)sizeof *down && down->kind == KR_NODE_DOWN)
 				node_down(down->node);
+			len = next_message(&m, &req);
 			continue;
 		}
 		if (len == E_NOSPACE) {
 			make_room();
+			len = next_message(&m, &req);
 			continue;
 		}
 		if (len == E_TRUNC)
@@ -427,8 +452,9 @@ int main(void)
 		if (len < 0) {
 			if (m.reply >= 0)
 				destroylink(m.reply);
+			len = next_message(&m, &req);
 			continue;
 		}
-		serve(&m, &req, len);
+		len = serve(&m, &req, len);
 	}
 }
