@@ -67,7 +67,7 @@ profile() {
 		-dfilter "$filter" -D /dev/stdout |
 		"$kprof" "${thumb[@]}" -k "$base.kernel.nm" -u "$base.kbench.nm" -x "$base.pm.nm" \
 			-x "$base.ns.nm" -x "$base.init.nm" -c "$base.console" \
-			-d event=pair_metered-pair_plain/4 > "$base.txt.tmp"
+			-d event=pair_metered-pair_plain/4 -d replyreceive_saves=call-call_rr/1 > "$base.txt.tmp"
 	rc=("${PIPESTATUS[@]}")
 	set -e
 	finished "$arch" "${rc[0]}" "$base.console"

@@ -11,9 +11,10 @@
  * time is measured metered and unmetered (the cost of metering).
  *
  * `kbench profile N` does the same with N repetitions (the pair loops one
- * round of 400), and brackets the loops of the 0-byte SEND+RECEIVE and
- * CALL and of the unmetered and metered pairs between two markers that
- * analysis/bench/kprof.c finds in QEMU's exec log; after each it prints
+ * round of 400), and brackets the loops of the 0-byte SEND+RECEIVE, the
+ * 0-byte CALLs to both servers and the unmetered and metered pairs
+ * between two markers that analysis/bench/kprof.c finds in QEMU's exec
+ * log; after each it prints
  *   kbench profile REGION ITERATIONS clock|cpu NS
  * what its own measure saw over the bracket (`make bench-kernel` writes the
  * profile; docs/kernel-calls.md "Cost").  Without `profile` a bracket is
@@ -47,6 +48,7 @@ static const uint32_t sizes[] = { 0, 64, 1024, 4096 };
 	uint32_t kprof_end_##name __attribute__((aligned(4))) = KPROF_RET;
 KPROF_REGION(send_receive)
 KPROF_REGION(call)
+KPROF_REGION(call_rr)
 KPROF_REGION(pair_plain)
 KPROF_REGION(pair_metered)
 
@@ -57,6 +59,7 @@ struct region {
 static const struct region regions[] = {
 	{ "send_receive", &kprof_begin_send_receive, &kprof_end_send_receive },
 	{ "call", &kprof_begin_call, &kprof_end_call },
+	{ "call_rr", &kprof_begin_call_rr, &kprof_end_call_rr },
 	{ "pair_plain", &kprof_begin_pair_plain, &kprof_end_pair_plain },
 	{ "pair_metered", &kprof_begin_pair_metered, &kprof_end_pair_metered },
 };
@@ -105,28 +108,40 @@ static uint64_t now(void)
 	result = (double)(t1_ - t0_) / (rounds); \
 } while (0)
 
-/* The CALL server: each request's bytes sent back, then the next one
- * received, with SENDMESSAGE and RECEIVEMESSAGE (`serve`) or in one
- * REPLYRECEIVE (`serve-rr`). */
-static int serve(int combined)
+/* The CALL servers: their link to kbench (link 4), then each request's
+ * bytes sent back and the next one received, with SENDMESSAGE and
+ * RECEIVEMESSAGE (`serve`, the same loop as before REPLYRECEIVE came, so
+ * that its figure stays comparable) or in one REPLYRECEIVE (`serve-rr`). */
+static void greet(void)
 {
 	uint32_t hello = 0;
 	int self = createlink(0, NULL, 0, 0);
 	sendmessage(4, &hello, sizeof hello, self);
-	struct message m = message_into(in, sizeof in);
-	int n = receivemessage(&m);
+}
+
+static int serve(void)
+{
+	greet();
 	for (;;) {
+		struct message m = message_into(in, sizeof in);
+		int n = receivemessage(&m);
 		if (n < 0 || m.reply < 0)
 			return 1;
+		sendmessage(m.reply, in, (uint32_t)n, -1);
+	}
+}
+
+static int serve_rr(void)
+{
+	greet();
+	struct message m = message_into(in, sizeof in);
+	int n = receivemessage(&m);
+	while (n >= 0 && m.reply >= 0) {
 		int reply = m.reply;
 		m = message_into(in, sizeof in);
-		if (combined) {
-			n = replyreceive(reply, in, (uint32_t)n, -1, &m);
-		} else {
-			sendmessage(reply, in, (uint32_t)n, -1);
-			n = receivemessage(&m);
-		}
+		n = replyreceive(reply, in, (uint32_t)n, -1, &m);
 	}
+	return 1;
 }
 
 /* N send+receive pairs to itself, in rounds of 400 (1600 traces, fewer
@@ -233,9 +248,9 @@ static int start_server(const char *mode, uint32_t *task)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "serve"))
-		return serve(0);
+		return serve();
 	if (argc > 1 && !strcmp(argv[1], "serve-rr"))
-		return serve(1);
+		return serve_rr();
 	if (argc > 1 && !strcmp(argv[1], "sink"))
 		return sink();
 	if (argc > 3 && !strcmp(argv[1], "loop"))
@@ -269,7 +284,7 @@ int main(int argc, char **argv)
 	/* CALL round trips to a server answering with SENDMESSAGE and
 	 * RECEIVEMESSAGE (call), then to one answering with REPLYRECEIVE
 	 * (call-rr) */
-	static const char *const modes[][2] = { { "serve", "call" }, { "serve-rr", "call-rr" } };
+	static const char *const modes[][3] = { { "serve", "call", "call" }, { "serve-rr", "call-rr", "call_rr" } };
 	for (unsigned k = 0; k < 2; k++) {
 		uint32_t task;
 		int server = start_server(modes[k][0], &task);
@@ -279,7 +294,7 @@ int main(int argc, char **argv)
 		}
 		for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 			struct message m;
-			MEASURE(cost, rounds, sizes[s] || k ? NULL : "call", {
+			MEASURE(cost, rounds, sizes[s] ? NULL : modes[k][2], {
 				m = message_into(in, sizeof in);
 				call(server, buf, sizes[s], -1, &m);
 			});

@@ -2,7 +2,10 @@
  * servers/bench/pingpong.c - message delivery time, measured as the thesis
  * did (Miller's thesis §5.3.1, Fig. 5.11): two otherwise idle processes exchange
  * a message of SIZE bytes back and forth, send-receive-send-receive,
- * COUNT times; one delivery is half a round trip.
+ * COUNT times; one delivery is half a round trip.  The peer sends each
+ * message back and waits for the next in one kernel call (REPLYRECEIVE,
+ * docs/kernel-calls.md), a trap fewer a round trip than the thesis's
+ * SEND then RECEIVE; its traces are the same.
  *
  *     pingpong NODE COUNT SIZE...     the peer on NODE (0: this node)
  *     pingpong --peer                 the peer itself (started by the above)
