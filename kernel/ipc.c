@@ -448,7 +448,8 @@ static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, ui
 
 /* SENDMESSAGE on the fast path, over link l (index `link`, no link
  * passed): 1 when sent (the call returns 0), 0 for the general path. */
-static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32_t link, const struct link *l, uint32_t buf, uint32_t len)
+static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32_t link, const struct link *l,
+							   uint32_t buf, uint32_t len)
 {
 	int reply = (l->rights & LINK_REPLY) != 0;
 	struct proc *to = fast_receiver(p, l, reply ? l->reply_id : 0);
@@ -468,8 +469,9 @@ static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32
 /* SENDMESSAGE once its arguments have passed check_send (l and pl are
  * its links): shared with REPLYRECEIVE, and inlined in both (a call
  * would cost SENDMESSAGE instructions). */
-static inline __attribute__((always_inline)) int32_t send_checked(struct proc *p, int32_t link, struct link *l, uint32_t buf, uint32_t len,
-			    int32_t passlink, struct link *pl)
+static inline __attribute__((always_inline)) int32_t send_checked(struct proc *p, int32_t link, struct link *l,
+								  uint32_t buf, uint32_t len, int32_t passlink,
+								  struct link *pl)
 {
 	int32_t r;
 	if (is_kernel_link(l))
