@@ -2,10 +2,11 @@
  * servers/bench/pingpong.c - message delivery time, measured as the thesis
  * did (Miller's thesis §5.3.1, Fig. 5.11): two otherwise idle processes exchange
  * a message of SIZE bytes back and forth, send-receive-send-receive,
- * COUNT times; one delivery is half a round trip.  The peer sends each
- * message back and waits for the next in one kernel call (REPLYRECEIVE,
- * docs/kernel-calls.md), a trap fewer a round trip than the thesis's
- * SEND then RECEIVE; its traces are the same.
+ * COUNT times; one delivery is half a round trip.  The peer answers with
+ * SENDMESSAGE and then waits with RECEIVEMESSAGE, two kernel calls, as
+ * the thesis's processes did (not REPLYRECEIVE, docs/kernel-calls.md): the
+ * delivery-time tables (docs/mtime.md) and the 1984 preset's fit
+ * (docs/virtual-time.md §2.4) are measured so.
  *
  *     pingpong NODE COUNT SIZE...     the peer on NODE (0: this node)
  *     pingpong --peer                 the peer itself (started by the above)
@@ -48,15 +49,14 @@ static int peer(void)
 {
 	if (bench_peer_greet() < 0)
 		return 1;
-	struct message m = message_into(in, sizeof in);
-	int n = receivemessage(&m);
-	while (n > 0) {
-		/* the answer and the wait for the next, one kernel call; a
-		 * failed answer is the result (the end, as before) */
-		m = message_into(in, sizeof in);
-		n = replyreceive(BENCH_PEER_PARENT, in, (uint32_t)n, -1, &m);
+	for (;;) {
+		struct message m = message_into(in, sizeof in);
+		int n = receivemessage(&m);
+		if (n <= 0)
+			return n < 0;
+		if (sendmessage(BENCH_PEER_PARENT, in, (uint32_t)n, -1) < 0)
+			return 1;
 	}
-	return n < 0;
 }
 
 /* One round trip of `size` bytes; 0, or -1 when the answer is wrong. */
