@@ -346,10 +346,11 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 }
 
 /* The message p sends over link l (index `link`), passing pl: copied in,
- * addressed, and traced as sent.  Shared by SENDMESSAGE and CALL, which
- * then attaches its reply link. */
+ * addressed, and traced as sent unless p then waits (`waits`: CALL and
+ * REPLYRECEIVE trace it with their wait, sent_and_waits).  Shared by
+ * SENDMESSAGE, REPLYRECEIVE and CALL, which then attaches its reply link. */
 static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l, int32_t passlink,
-			     const struct link *pl, uint32_t buf, uint32_t len, int32_t *err)
+			     const struct link *pl, uint32_t buf, uint32_t len, int waits, int32_t *err)
 {
 	/* p's quota and the kernel's reserve; a reply over a reply link is
 	 * exempt (one per blocked caller: it may take the reserve) */
@@ -369,9 +370,23 @@ static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l,
 		m->has_link = 1;
 		m->link = *pl;
 	}
-	if (METERED(p, TRACE_SEND))
+	if (!waits && METERED(p, TRACE_SEND))
 		meter_send(p, link, m, passlink);
 	return m;
+}
+
+/* A call that sends m and then waits (CALL, REPLYRECEIVE): its SEND and
+ * RECEIVECALL traces, stamped when both are written and before m is
+ * handed on, so that the message leaves when its sender has done its part
+ * (docs/metering.md, "When a message leaves"); 1 when they were written
+ * (the receive then writes no RECEIVECALL of its own). */
+static inline __attribute__((always_inline)) int sent_and_waits(struct proc *p, int32_t link,
+								const struct kmsg *m, int32_t passlink)
+{
+	if (!METERED(p, TRACE_SEND) && !METERED(p, TRACE_RECEIVECALL))
+		return 0;
+	meter_send_waits(p, link, m, passlink);
+	return 1;
 }
 
 /* ---- the fast path ----
@@ -471,16 +486,18 @@ static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32
  * would cost SENDMESSAGE instructions). */
 static inline __attribute__((always_inline)) int32_t send_checked(struct proc *p, int32_t link, struct link *l,
 								  uint32_t buf, uint32_t len, int32_t passlink,
-								  struct link *pl)
+								  struct link *pl, int *traced_wait)
 {
 	int32_t r;
 	if (is_kernel_link(l))
 		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
 	if (!pl && fast_send(p, link, l, buf, len))
 		return 0;
-	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
+	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, traced_wait != NULL, &r);
 	if (!m)
 		return r;
+	if (traced_wait)
+		*traced_wait = sent_and_waits(p, link, m, passlink);
 	/* remote: p may sleep, so the links are looked up again afterwards */
 	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
 	r = ipc_deliver(p, m, 0);
@@ -495,7 +512,7 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 {
 	struct link *l, *pl;
 	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
-	return r < 0 ? r : send_checked(p, link, l, buf, len, passlink, pl);
+	return r < 0 ? r : send_checked(p, link, l, buf, len, passlink, pl, NULL);
 }
 
 /* A receive's struct message and buffer, checked before anything is
@@ -520,11 +537,11 @@ static int32_t check_umsg(struct proc *p, uint32_t umsg)
 
 /* RECEIVEMESSAGE (ARECEIVEMESSAGE: !blocking) once its struct message
  * has passed check_umsg: shared with REPLYRECEIVE, inlined in both. */
-static inline __attribute__((always_inline)) int32_t receive_checked(struct proc *p, int blocking)
+static inline __attribute__((always_inline)) int32_t receive_checked(struct proc *p, int blocking, int traced)
 {
 	int32_t r;
 	p->wait_reply = 0;
-	if (METERED(p, TRACE_RECEIVECALL))
+	if (!traced && METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, blocking);
 	if (take_waiting(p, &r))
 		return r;
@@ -538,7 +555,7 @@ static inline __attribute__((always_inline)) int32_t receive_checked(struct proc
 int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
 {
 	int32_t r = check_umsg(p, umsg);
-	return r < 0 ? r : receive_checked(p, blocking);
+	return r < 0 ? r : receive_checked(p, blocking, 0);
 }
 
 /* REPLYRECEIVE: SENDMESSAGE, then, only if it sent, a blocking
@@ -554,9 +571,10 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
 	if (r == 0)
 		r = check_umsg(p, umsg);
+	int traced = 0;
 	if (r == 0)
-		r = send_checked(p, link, l, buf, len, passlink, pl);
-	return r < 0 ? r : receive_checked(p, 1);
+		r = send_checked(p, link, l, buf, len, passlink, pl, &traced);
+	return r < 0 ? r : receive_checked(p, 1, traced);
 }
 
 static uint32_t new_reply_id(void)
@@ -605,11 +623,12 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		return fast_call(p, l, to, slot, buf, len);
 	uint32_t reply_id = new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
-	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, &r);
+	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, 1, &r);
 	if (!m)
 		return r;
 	m->has_reply = 1;
 	m->reply = reply;
+	int traced = sent_and_waits(p, link, m, passlink);
 	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
 	/* Awaited from now on: the server's kernel may say where the reply
 	 * link went (remote.c) before our request's acknowledgement is read. */
@@ -625,7 +644,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		link_free(&p->links, passlink);
 	if (reply_link)
 		link_free(&p->links, link);
-	if (METERED(p, TRACE_RECEIVECALL))
+	if (!traced && METERED(p, TRACE_RECEIVECALL))
 		meter_receivecall(p, 1);
 	if (take_waiting(p, &r)) { /* a remote reply may beat us here */
 		p->wait_reply = 0;

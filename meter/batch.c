@@ -31,6 +31,8 @@ struct meter_dest {
 	                            trace, 0: it has none */
 	uint32_t used;           /* bytes of records held */
 	uint32_t count;          /* records held */
+	uint32_t ships;          /* batches gone: a held record's address is
+	                            good while this stays (batch_restamp) */
 	union {
 		struct meter_batch_header hdr;
 		uint8_t bytes[MSG_MAX];
@@ -92,14 +94,15 @@ static int32_t ship(struct meter_dest *d)
 	d->drop_at = 0;
 	stats.held -= d->count;
 	d->count = d->used = 0;
+	d->ships++;
 	free_if_unused(d);
 	return r;
 }
 
 /* h: the caller's header, completed here (type, seq, size) and copied in
  * once (no second copy of it on the probes' path). */
-static inline __attribute__((always_inline)) void put_record(struct meter_dest *d, struct trace_header *h, uint32_t type,
-		       const void *body, uint32_t body_len)
+static inline __attribute__((always_inline)) uint8_t *put_record(struct meter_dest *d, struct trace_header *h,
+								   uint32_t type, const void *body, uint32_t body_len)
 {
 	h->traceType = type;
 	h->seq = node_seq++;
@@ -111,6 +114,7 @@ static inline __attribute__((always_inline)) void put_record(struct meter_dest *
 		d->first_ns = h->time;
 	d->used += h->size;
 	stats.held++;
+	return at;
 }
 
 /* Room for n more records of the largest size.  A batch always keeps room
@@ -133,7 +137,7 @@ static void count_drops(struct meter_dest *d, struct trace_header *h, uint32_t n
 	put_record(d, h, TRACE_DROPPED, &dr, sizeof dr);
 }
 
-void batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len)
+void *batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len)
 {
 	struct meter_dest *d = &dests[dest];
 	stats.traces++;
@@ -143,15 +147,31 @@ void batch_put(int dest, struct trace_header *h, uint32_t type, const void *body
 		stats.dropped++;
 		count_drops(d, h, 1 + d->dropped);
 		d->dropped = 0;
-		return;
+		return NULL;
 	}
 	if (d->dropped) {
 		count_drops(d, h, d->dropped);
 		d->dropped = 0;
 	}
-	put_record(d, h, type, body, body_len);
-	if (d->count >= d->batch)
+	uint8_t *at = put_record(d, h, type, body, body_len);
+	if (d->count >= d->batch) {
 		ship(d);
+		return NULL;
+	}
+	return at;
+}
+
+uint32_t batch_ships(int dest)
+{
+	return dests[dest].ships;
+}
+
+void batch_restamp(int dest, void *record, uint32_t ships, uint64_t time, uint64_t proc_time)
+{
+	if (!record || dests[dest].ships != ships)
+		return; /* dropped, or gone with its batch */
+	memcpy((uint8_t *)record + offsetof(struct trace_header, time), &time, sizeof time);
+	memcpy((uint8_t *)record + offsetof(struct trace_header, procTime), &proc_time, sizeof proc_time);
 }
 
 static int same_link(const struct link *a, const struct link *b)

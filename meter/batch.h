@@ -42,8 +42,17 @@ const struct link *batch_link(int dest);
  * batch goes when it holds its batch size.  When the buffer is full and
  * cannot be shipped, the trace is dropped and counted in the batch's
  * DROPPED trace (made from h), so the count travels with the traces
- * around it. */
-void batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len);
+ * around it.  The record's address while dest holds it, for
+ * batch_restamp; NULL when it was dropped or has left with its batch. */
+void *batch_put(int dest, struct trace_header *h, uint32_t type, const void *body, uint32_t body_len);
+/* How many batches dest has sent so far (a held record's address stays
+ * good while this does not change). */
+uint32_t batch_ships(int dest);
+/* Give a record batch_put returned (with batch_ships as it was then) a
+ * later time and procTime, while its batch still holds it; nothing when
+ * it was dropped or has gone.  The caller keeps the node's traces in
+ * order: nothing may have been put behind it with an earlier time. */
+void batch_restamp(int dest, void *record, uint32_t ships, uint64_t time, uint64_t proc_time);
 /* A MARK trace behind everything dest holds, then ship: 0 (sent, or held
  * in order while the path is backed up), E_DEAD, E_NODEDOWN or E_QUEUEFULL
  * (no room even for the mark). */

@@ -43,6 +43,32 @@ void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t pass
 	emit(p, TRACE_SEND, &b, sizeof b);
 }
 
+void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
+{
+	int d = p->meter_dest;
+	if (d < 0)
+		return;
+	uint32_t ships = batch_ships(d);
+	void *send = NULL, *wait = NULL;
+	struct trace_header h = header_of(p);
+	if (METERED(p, TRACE_SEND)) {
+		struct trace_send b = {
+			.fromTask = m->from, .toTask = m->to, .code = m->code, .sendLink = (uint32_t)link,
+			.passLink = m->has_link ? (uint32_t)passlink : NO_LINK, .msgId = m->id,
+			.length = m->len, .passTask = m->has_link ? m->link.task : 0,
+		};
+		send = batch_put(d, &h, TRACE_SEND, &b, sizeof b);
+	}
+	if (METERED(p, TRACE_RECEIVECALL)) {
+		struct trace_receivecall b = { .toTask = p->task, .queueLen = p->queue.len, .blocking = 1 };
+		wait = batch_put(d, &h, TRACE_RECEIVECALL, &b, sizeof b);
+	}
+	/* both as of now, their writing done: no other trace was put since */
+	uint64_t now = arch_clock_ns(), cpu = p->cpu_ns + (now - p->run_start);
+	batch_restamp(d, send, ships, now, cpu);
+	batch_restamp(d, wait, ships, now, cpu);
+}
+
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
 	struct trace_queued b = {

@@ -31,6 +31,14 @@
 void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink);
 void meter_queued(struct proc *to, const struct kmsg *m);
 void meter_receivecall(struct proc *p, int blocking);
+/* A message sent by a call that then waits (CALL, REPLYRECEIVE; p runs):
+ * its SEND and the blocking RECEIVECALL, as meter_send and
+ * meter_receivecall would write them, but both stamped with the time and
+ * procTime at which they are written, before the message is handed on.
+ * The message leaves when its sender has done its part and waits, so no
+ * CPU of the sender's probes lies beside its receiver's work
+ * (docs/metering.md, "When a message leaves"). */
+void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink);
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed);
 void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l);
 void meter_movedata(struct proc *p, const struct link *from, const struct link *to,

@@ -170,6 +170,47 @@ static int has_msg(uint32_t type, uint64_t id)
 	return 0;
 }
 
+/* A metered process's CALLs (t_child caller): each SEND and the
+ * RECEIVECALL of the wait behind it carry one time and one procTime, that
+ * of when the caller has done its part (meter_send_waits): the message
+ * leaves when its sender stops, so none of the sender's work after it runs
+ * beside the receiver's in the analyses (before, the RECEIVECALL came
+ * some hundred instructions later, its probe's and the hand-over's).  A
+ * SENDMESSAGE (the hello) keeps its own time. */
+static void a_waiting_call_leaves_when_its_sender_stops(void)
+{
+	const char *argv[] = { "t_child", "caller", "3", NULL };
+	uint32_t task, q[16];
+	int child, self = self_link(0xca11);
+	reset();
+	CHECK_EQ(start_metered(argv, METER_FLAGS_ALL, 0, self, &task, &child), 0);
+	for (int i = 0; i < 3; i++) {
+		struct message m;
+		CHECK_EQ(next_message(&m, q, sizeof q), (int)sizeof q);
+		CHECK(m.reply >= 0);
+		CHECK_EQ(sendmessage(m.reply, q, sizeof q, -1), 0);
+	}
+	CHECK_EQ(wait_exits(1), 0);
+	CHECK_EQ(bad_batches, 0);
+	int pairs = 0, prev = -1;
+	for (int i = 0; i < nrecs; i++) {
+		const struct rec *r = &recs[i];
+		if (r->h.task != task)
+			continue;
+		if (prev >= 0 && recs[prev].h.traceType == TRACE_SEND && r->h.traceType == TRACE_RECEIVECALL) {
+			CHECK_EQ(r->h.time, recs[prev].h.time);
+			CHECK_EQ(r->h.procTime, recs[prev].h.procTime);
+			CHECK_EQ(r->b.receivecall.blocking, 1);
+			CHECK_EQ(recs[prev].b.send.length, sizeof q);
+			pairs++;
+		}
+		prev = i;
+	}
+	CHECK_EQ(pairs, 3);
+	destroylink(child);
+	destroylink(self);
+}
+
 static void pingpong_traced_exactly(void)
 {
 	const uint32_t K = 40;
@@ -547,6 +588,7 @@ static void backed_up_drops_reach_the_filter(void)
 GTESTS(
 	{ "ping-pong traced exactly (SEND, QUEUED, RECEIVE by msgId)", pingpong_traced_exactly },
 	{ "replyreceive traced as its SEND, then RECEIVECALL, RECEIVE", replyreceive_traced_as_send_then_receive },
+	{ "a waiting call's SEND and RECEIVECALL stamped alike, when it stops", a_waiting_call_leaves_when_its_sender_stops },
 	{ "flags off: no traces", flags_off_no_traces },
 	{ "only selected events; flags changed while running", only_selected_events },
 	{ "children inherit meter link and flags", children_inherit },

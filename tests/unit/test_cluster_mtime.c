@@ -65,15 +65,13 @@ static void test_model_by_hand(void **state)
 	model(550, 2490, 2490 + 670 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 6.9 ms per 1000 bytes each side:
-	 * 100 + 8183.4 us; its copying, 4.3 ms per 1000 bytes, twice (into the
-	 * kernel and out of it), local and remote alike */
+	 * 100 + 8183.4 us.  Its copying (copycost) is the processes' CPU, in
+	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 2772ull * 1024 + 2 * 4300000,
-	      (2772ull + 670) * 1024 + 2 * 4300000 + 3162667 + 100000 + 2 * (100000 + 8183400));
-	/* copying at 2.5 ns a byte, rounded down as the kernel does (3 bytes:
-	 * 7 ns, twice) on a path interpolated to 2074 + (70 * 2 + 4) / 9 */
+	model(1000, 2772ull * 1024, (2772ull + 670) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
+	/* nor any copycost; the path interpolated: 2074 + (70 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 2090 + 2 * 7, 2090 + 2 * 7 + 670 + (3 + 186) * 8 + 20000);
+	model(3, 2090, 2090 + 670 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
 	model(100, 2208 * 2, (2208 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
