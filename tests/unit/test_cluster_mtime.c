@@ -57,24 +57,24 @@ static void test_model_by_hand(void **state)
 {
 	(void)state;
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us; the
-	 * frame leaves after the sending kernel's 670 instructions */
+	 * frame leaves after the sending kernel's 491 instructions */
 	load("node a clock=virtual\n");
-	model(1, 2074, 2074 + 670 + 1496 + 20000);
+	model(1, 2369, 2369 + 491 + 1496 + 20000);
 	/* between measured sizes the local path is interpolated:
-	 * 2208 + (2772 - 2208) * 450 / 900, rounded to the nearest */
-	model(550, 2490, 2490 + 670 + (550 + 186) * 8 + 20000);
+	 * 2587 + (3713 - 2587) * 450 / 900, rounded to the nearest */
+	model(550, 3150, 3150 + 491 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 6.9 ms per 1000 bytes each side:
 	 * 100 + 8183.4 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 2772ull * 1024, (2772ull + 670) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
-	/* nor any copycost; the path interpolated: 2074 + (70 * 2 + 4) / 9 */
+	model(1000, 3713ull * 1024, (3713ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
+	/* nor any copycost; the path interpolated: 2369 + (90 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 2090, 2090 + 670 + (3 + 186) * 8 + 20000);
+	model(3, 2389, 2389 + 491 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 2208 * 2, (2208 + 670) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 2587 * 2, (2587 + 491) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -91,13 +91,13 @@ static void test_transport_by_hand(void **state)
 	(void)state;
 	load("node a clock=virtual\n");
 	/* the link: 187 and 736 bytes at 1 Gb/s */
-	transport(1, 670, 1408, 1496);
-	transport(0, 670, 1408, 1488);   /* a 186-byte frame */
-	/* interpolated: 1697 + (4363 - 1697) * 450 / 900, rounded */
-	transport(550, 670, 3030, 5888);
+	transport(1, 491, 991, 1496);
+	transport(0, 491, 991, 1488);   /* a 186-byte frame */
+	/* interpolated: 1069 + (1639 - 1069) * 450 / 900, rounded */
+	transport(550, 491, 1354, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 670ull * 1024, 4363ull * 1024, 3162667);
+	transport(1000, 491ull * 1024, 1639ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -119,9 +119,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
-				  "1,2074,24240,670,1408,1496\n10,2144,24382,670,1435,1568\n"
-				  "100,2208,25166,670,1697,2288\n1000,2772,32930,670,4363,9488\n"
-				  "4096,4890,59816,670,13535,34256\n"));
+				  "1,2369,24356,491,991,1496\n10,2459,24518,491,991,1568\n"
+				  "100,2587,25366,491,1069,2288\n1000,3713,33692,491,1639,9488\n"
+				  "4096,7767,62514,491,3566,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
