@@ -91,13 +91,13 @@ static void test_transport_by_hand(void **state)
 	(void)state;
 	load("node a clock=virtual\n");
 	/* the link: 187 and 736 bytes at 1 Gb/s */
-	transport(1, 491, 991, 1496);
-	transport(0, 491, 991, 1488);   /* a 186-byte frame */
-	/* interpolated: 1069 + (1639 - 1069) * 450 / 900, rounded */
-	transport(550, 491, 1354, 5888);
+	transport(1, 491, 1248, 1496);
+	transport(0, 491, 1248, 1488);   /* a 186-byte frame */
+	/* interpolated: 1338 + (1907 - 1338) * 450 / 900, rounded */
+	transport(550, 491, 1623, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 491ull * 1024, 1639ull * 1024, 3162667);
+	transport(1000, 491ull * 1024, 1907ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -119,9 +119,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
-				  "1,2369,24356,491,991,1496\n10,2459,24518,491,991,1568\n"
-				  "100,2587,25366,491,1069,2288\n1000,3713,33692,491,1639,9488\n"
-				  "4096,7767,62514,491,3566,34256\n"));
+				  "1,2369,24356,491,1248,1496\n10,2459,24518,491,1271,1568\n"
+				  "100,2587,25366,491,1338,2288\n1000,3713,33692,491,1907,9488\n"
+				  "4096,7767,62514,491,3830,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
