@@ -33,13 +33,28 @@ static inline __attribute__((always_inline)) void emit(struct proc *p, uint32_t 
 	batch_put(p->meter_dest, &h, type, body, body_len);
 }
 
-void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
+/* The bodies of a SEND and a RECEIVECALL, shared by their probes and
+ * meter_send_waits. */
+static inline __attribute__((always_inline)) struct trace_send send_body(int32_t link, const struct kmsg *m,
+									 int32_t passlink)
 {
-	struct trace_send b = {
+	return (struct trace_send){
 		.fromTask = m->from, .toTask = m->to, .code = m->code, .sendLink = (uint32_t)link,
 		.passLink = m->has_link ? (uint32_t)passlink : NO_LINK, .msgId = m->id, .length = m->len,
 		.passTask = m->has_link ? m->link.task : 0,
 	};
+}
+
+static inline __attribute__((always_inline)) struct trace_receivecall receivecall_body(const struct proc *p,
+										      int blocking)
+{
+	return (struct trace_receivecall){ .toTask = p->task, .queueLen = p->queue.len,
+					   .blocking = (uint32_t)blocking };
+}
+
+void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
+{
+	struct trace_send b = send_body(link, m, passlink);
 	emit(p, TRACE_SEND, &b, sizeof b);
 }
 
@@ -52,15 +67,11 @@ void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_
 	void *send = NULL, *wait = NULL;
 	struct trace_header h = header_of(p);
 	if (METERED(p, TRACE_SEND)) {
-		struct trace_send b = {
-			.fromTask = m->from, .toTask = m->to, .code = m->code, .sendLink = (uint32_t)link,
-			.passLink = m->has_link ? (uint32_t)passlink : NO_LINK, .msgId = m->id,
-			.length = m->len, .passTask = m->has_link ? m->link.task : 0,
-		};
+		struct trace_send b = send_body(link, m, passlink);
 		send = batch_put(d, &h, TRACE_SEND, &b, sizeof b);
 	}
 	if (METERED(p, TRACE_RECEIVECALL)) {
-		struct trace_receivecall b = { .toTask = p->task, .queueLen = p->queue.len, .blocking = 1 };
+		struct trace_receivecall b = receivecall_body(p, 1);
 		wait = batch_put(d, &h, TRACE_RECEIVECALL, &b, sizeof b);
 	}
 	/* both as of now, their writing done: no other trace was put since */
@@ -80,7 +91,7 @@ void meter_queued(struct proc *to, const struct kmsg *m)
 
 void meter_receivecall(struct proc *p, int blocking)
 {
-	struct trace_receivecall b = { .toTask = p->task, .queueLen = p->queue.len, .blocking = (uint32_t)blocking };
+	struct trace_receivecall b = receivecall_body(p, blocking);
 	emit(p, TRACE_RECEIVECALL, &b, sizeof b);
 }
 
