@@ -116,8 +116,10 @@ static void call_bad_arguments(void)
 {
 	int self = self_link(1);
 	uint32_t v = 0;
-	CHECK_EQ(call(self, &v, 4, -1, NULL), E_BADADDR);
-	CHECK_EQ(call(self, &v, 4, -1, (struct message *)0x100000), E_BADADDR);
+	struct message bad = message_into(NULL, 4);
+	CHECK_EQ(call(self, &v, 4, -1, &bad), E_BADADDR);
+	bad = message_into((void *)0x100000, 4);
+	CHECK_EQ(call(self, &v, 4, -1, &bad), E_BADADDR);
 	struct message m = message_into(&v, 4);
 	CHECK_EQ(call(-3, &v, 4, -1, &m), E_BADLINK);
 	CHECK_EQ(call(self, &v, MSG_MAX + 1, -1, &m), E_TOOBIG);
@@ -285,7 +287,7 @@ static void replyreceive_bad_arguments(void)
 	uint32_t v = 0x44, word = 0;
 	void *text = (void *)(uintptr_t)only_queued;   /* read-only */
 	struct message good = message_into(&word, sizeof word), rom = message_into(text, 4),
-		       badbuf = message_into((void *)0x100000, 4);
+		       badbuf = message_into((void *)0x100000, 4), nullbuf = message_into(NULL, 4);
 	struct {
 		int link, pass;
 		const void *buf;
@@ -299,12 +301,10 @@ static void replyreceive_bad_arguments(void)
 		{ self, self, &v, 4, &good, E_INVAL },
 		{ self, -1, &v, MSG_MAX + 1, &good, E_TOOBIG },
 		{ self, -1, (void *)0x100000, 4, &good, E_BADADDR },
-		{ self, -1, &v, 4, NULL, E_BADADDR },
-		{ self, -1, &v, 4, (struct message *)0x100000, E_BADADDR },
-		{ self, -1, &v, 4, (struct message *)text, E_BADADDR },
+		{ self, -1, &v, 4, &nullbuf, E_BADADDR },
 		{ self, -1, &v, 4, &badbuf, E_BADADDR },
 		{ self, -1, &v, 4, &rom, E_BADADDR },
-		{ LINK_CONSOLE, -1, &v, 4, NULL, E_BADADDR },   /* a kernel link: not served */
+		{ LINK_CONSOLE, -1, &v, 4, &badbuf, E_BADADDR },   /* a kernel link: not served */
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		uint32_t mark = 0x700 + i;

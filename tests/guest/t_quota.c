@@ -223,16 +223,15 @@ static void alarms_end_with_their_process(void)
 	CHECK_NO_LEAK(&mk);
 }
 
-/* 6: RECEIVE and CALL with the struct message in read-only memory fail
- * before anything is taken or served. */
-static uint32_t ro_buf[4];
-static const struct message ro_msg = { .buf = ro_buf, .buf_len = sizeof ro_buf };
+/* 6: RECEIVE and CALL with their buffer in read-only memory fail before
+ * anything is taken or served. */
+static const uint32_t ro_buf[4] = { 1 };
 
 static void readonly_message_takes_nothing(void)
 {
 	struct gtest_mark mk;
 	CHECK_EQ(gtest_mark(&mk), 0);
-	struct message *ro = (struct message *)&ro_msg;
+	struct message ro_msg = message_into((void *)(uintptr_t)ro_buf, sizeof ro_buf), *ro = &ro_msg;
 	int l = self_link(0x66), pass = self_link(0x67);
 	uint32_t v = 5;
 	CHECK_EQ(sendmessage(l, &v, 4, pass), 0);
