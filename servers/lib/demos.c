@@ -24,14 +24,7 @@ int sendmessage(int link, const void *buf, uint32_t len, int passlink)
 int kcall_receive(uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
 		  struct kcall_received *got)
 {
-	uint32_t w[KCALL_WORDS] = { a0, a1, a2, a3, a4, a5 };
-	kcall_words(nr, w);
-	got->len = w[1];
-	got->code = w[2];
-	got->passed = (int32_t)w[3];
-	got->reply = (int32_t)w[4];
-	got->from = w[5];
-	return (int32_t)w[0];
+	return kcall_recv(nr, a0, a1, a2, a3, a4, a5, got);
 }
 
 /* A receive's result, with what it received stored in m when there is
@@ -52,7 +45,7 @@ static int received(struct message *m, int32_t r, const struct kcall_received *g
 static int receive_call(uint32_t nr, struct message *m)
 {
 	struct kcall_received got;
-	return received(m, kcall_receive(nr, U(m->buf), m->buf_len, 0, 0, 0, 0, &got), &got);
+	return received(m, kcall_recv(nr, U(m->buf), m->buf_len, 0, 0, 0, 0, &got), &got);
 }
 
 int receivemessage(struct message *m) { return receive_call(K_RECEIVEMESSAGE, m); }
@@ -61,7 +54,7 @@ int areceivemessage(struct message *m) { return receive_call(K_ARECEIVEMESSAGE, 
 int call(int link, const void *buf, uint32_t len, int passlink, struct message *reply)
 {
 	struct kcall_received got;
-	int32_t r = kcall_receive(K_CALL, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(reply->buf),
+	int32_t r = kcall_recv(K_CALL, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(reply->buf),
 				  reply->buf_len, &got);
 	return received(reply, r, &got);
 }
@@ -69,7 +62,7 @@ int call(int link, const void *buf, uint32_t len, int passlink, struct message *
 int replyreceive(int link, const void *buf, uint32_t len, int passlink, struct message *m)
 {
 	struct kcall_received got;
-	int32_t r = kcall_receive(K_REPLYRECEIVE, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(m->buf),
+	int32_t r = kcall_recv(K_REPLYRECEIVE, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(m->buf),
 				  m->buf_len, &got);
 	return received(m, r, &got);
 }

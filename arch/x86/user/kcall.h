@@ -1,7 +1,7 @@
 /* arch/x86/user/kcall.h - how a process enters the kernel on x86:
  * int $0x80, call number in eax, arguments in ebx ecx edx esi edi ebp,
  * result in eax.  kcall() is every call but the receives, which leave
- * every other register as it was; kcall_words() the receives
+ * every other register as it was; kcall_recv() the receives
  * (RECEIVEMESSAGE, ARECEIVEMESSAGE, CALL, REPLYRECEIVE), which give back
  * what they received in ebx ecx edx esi edi (struct kcall_received,
  * kernel/abi/calls.h).  ebp may be the frame pointer, so it is saved
@@ -21,26 +21,30 @@ static inline int32_t kcall(uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, 
 	return r;
 }
 
-/* The receives: arguments w[0..5], results (the result, then struct
- * kcall_received's words) back into w. */
-static inline void kcall_words(uint32_t nr, uint32_t w[KCALL_WORDS])
+/* The receives: what they received goes straight from the registers
+ * into *got.  ebp (a5) is left alone for RECEIVEMESSAGE and
+ * ARECEIVEMESSAGE, which have no sixth argument, when nr is known. */
+static inline int32_t kcall_recv(uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
+				 uint32_t a5, struct kcall_received *got)
 {
-	uint32_t r = nr, b = w[0], c = w[1], d = w[2], S = w[3], D = w[4];
-	/* w[5] pushed first: its address may be esp-relative */
-	__asm__ volatile("push %[a5]\n\t"
-			 "push %%ebp\n\t"
-			 "mov 4(%%esp), %%ebp\n\t"
-			 "int $0x80\n\t"
-			 "pop %%ebp\n\t"
-			 "add $4, %%esp"
-			 : "+a"(r), "+b"(b), "+c"(c), "+d"(d), "+S"(S), "+D"(D)
-			 : [a5] "m"(w[5])
-			 : "memory", "cc");
-	w[0] = r;
-	w[1] = b;
-	w[2] = c;
-	w[3] = d;
-	w[4] = S;
-	w[5] = D;
+	int32_t r;
+	if (__builtin_constant_p(nr) && (nr == K_RECEIVEMESSAGE || nr == K_ARECEIVEMESSAGE))
+		__asm__ volatile("int $0x80"
+				 : "=a"(r), "=b"(got->len), "=c"(got->code), "=d"(got->passed), "=S"(got->reply),
+				   "=D"(got->from)
+				 : "0"(nr), "1"(a0), "2"(a1), "3"(a2), "4"(a3), "5"(a4)
+				 : "memory");
+	else	/* a5 pushed first: its address may be esp-relative */
+		__asm__ volatile("push %[a5]\n\t"
+				 "push %%ebp\n\t"
+				 "mov 4(%%esp), %%ebp\n\t"
+				 "int $0x80\n\t"
+				 "pop %%ebp\n\t"
+				 "add $4, %%esp"
+				 : "=a"(r), "=b"(got->len), "=c"(got->code), "=d"(got->passed), "=S"(got->reply),
+				   "=D"(got->from)
+				 : "0"(nr), "1"(a0), "2"(a1), "3"(a2), "4"(a3), "5"(a4), [a5] "m"(a5)
+				 : "memory", "cc");
+	return r;
 }
 #endif
