@@ -402,7 +402,7 @@ GTESTS(
 	{ "3 give-link over a reply link answers it", givelink_over_reply_link_answers },
 	{ "4 failed heap growth changes nothing", failed_heap_growth_changes_nothing },
 	{ "5 alarms end with their process", alarms_end_with_their_process },
-	{ "6 read-only struct message takes nothing", readonly_message_takes_nothing },
+	{ "6 read-only receive buffer takes nothing", readonly_message_takes_nothing },
 	{ "7 kernel reply needs no header", kernel_reply_needs_no_header },
 	{ "end notice tried again when headers ran out", end_notice_survives_full_pool },
 	{ "kernel request refuses a reply link", kernel_request_refuses_reply_link },
