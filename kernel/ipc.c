@@ -35,24 +35,27 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
-/* What a receive writes into the caller's struct message: its fields from
- * `len` to `from`, one copy (buf and buf_len are the caller's, unchanged). */
-struct message_out {
-	uint32_t len, code;
-	int32_t passed, reply;
-	uint32_t from;
-};
-_Static_assert(offsetof(struct message, from) - offsetof(struct message, len) ==
-	       offsetof(struct message_out, from) && sizeof(struct message) - offsetof(struct message, len) ==
-	       sizeof(struct message_out), "struct message ends with the fields a receive writes");
+/* What p's receive received (struct kcall_received), into words 1..5 of
+ * its call's words (syscall_dispatch), which arch/ puts in its registers:
+ * nothing goes to user memory, so this cannot fail. */
+static inline void put_received(struct proc *p, uint32_t len, uint32_t code, int32_t passed, int32_t reply,
+				uint32_t from)
+{
+	uint32_t *w = p->recv_out;
+	w[1] = len;
+	w[2] = code;
+	w[3] = (uint32_t)passed;
+	w[4] = (uint32_t)reply;
+	w[5] = from;
+}
 
-/* Copy m into p, which receives with its struct message at p->recv_uaddr
- * naming the buffer p->recv_buf, p->recv_buf_len (read when the call
- * checked it): what the receive call returns.  The links m carries are
- * placed only once the data and the struct message are written, in the
- * slots the struct names, so a process is never left holding a link it
- * was not told of; on E_BADADDR or E_NOSPACE none is placed (hand_over
- * then answers the reply links among them).  m stays the caller's. */
+/* Copy m into p, which receives into the buffer p->recv_buf,
+ * p->recv_buf_len (given in registers, checked when the call began):
+ * what the receive call returns.  The links m carries are placed only
+ * once the data is written and their slots found, with the slots in the
+ * received words, so a process is never left holding a link it was not
+ * told of; on E_BADADDR or E_NOSPACE none is placed (hand_over then
+ * answers the reply links among them).  m stays the caller's. */
 static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 {
 	if (m->status < 0)
@@ -73,10 +76,7 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 	if (m->has_reply &&
 	    (reply = link_free_slot(&p->links, passed < 0 ? LINK_FIRST_FREE : passed + 1)) < 0)
 		return E_NOSPACE;
-	struct message_out out = { .len = m->len, .code = m->code, .passed = passed, .reply = reply,
-				   .from = m->from };
-	if (copy_to_user(p, p->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0)
-		return E_BADADDR;
+	put_received(p, m->len, m->code, passed, reply, m->from);
 	if (passed >= 0)   /* free slots: found above */
 		link_put(&p->links, passed, &m->link, NULL);
 	if (reply >= 0)
@@ -306,14 +306,15 @@ static int32_t check_send(struct proc *p, int32_t link, uint32_t buf, uint32_t l
 	return 0;
 }
 
-/* A request over a kernel link (index `link`): served now.  With `umsg`,
- * the reply is written there as a received message.  A metered sender's
+/* A request over a kernel link (index `link`): served now.  With
+ * `receives` (a CALL), the reply is received as a message (into the
+ * buffer check_recv kept).  A metered sender's
  * request is traced as a SEND to the kernel (node.0), as the thesis's
  * traces show the disk interface sending to its kernel: the kernel leaves
  * no events of its own, so the analyses see the time until the reply as
  * an external wait, not as the process's CPU. */
 static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint32_t buf,
-			      uint32_t len, int32_t passlink, struct link *pl, uint32_t umsg)
+			      uint32_t len, int32_t passlink, struct link *pl, int receives)
 {
 	if (TASK_NODE(l->task) != node_id)
 		return E_NODEDOWN;
@@ -327,22 +328,22 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 		meter_send(p, link, &request, passlink);
 	}
 	/* The reply needs no header or page (it is copied straight from
-	 * reply_buf) and the caller's struct message was found writable
-	 * (check_umsg), so a request that took effect is always answered; a
+	 * reply_buf) and the caller's buffer was found writable
+	 * (check_recv), so a request that took effect is always answered; a
 	 * request whose reply would carry a link is given no reply_link when
 	 * the caller has no free slot for it, and refuses with E_NOSPACE
 	 * before taking effect. */
 	uint32_t reply_len = 0;
 	struct link reply_link = { 0 };
-	int room = !umsg || link_free_slot(&p->links, LINK_FIRST_FREE) >= 0;
+	int room = !receives || link_free_slot(&p->links, LINK_FIRST_FREE) >= 0;
 	int32_t r = kernel_service(p, l, request_buf, len, pl, reply_buf, &reply_len, room ? &reply_link : NULL);
 	if (r >= 0 && pl && (pl->rights & LINK_REPLY))
 		link_free(&p->links, passlink);   /* moved (KR_GIVELINK, the only taker) */
-	if (!umsg || r < 0)
+	if (!receives || r < 0)
 		return r;
 	struct kmsg m = { .from = l->task, .to = p->task, .code = l->code, .len = reply_len,
 			  .data = reply_buf, .has_link = reply_link.in_use != 0, .link = reply_link };
-	return deliver_into(p, &m); /* into umsg: check_umsg kept it */
+	return deliver_into(p, &m); /* into the buffer check_recv kept */
 }
 
 /* The message p sends over link l (index `link`), passing pl: copied in,
@@ -398,7 +399,7 @@ static inline __attribute__((always_inline)) int sent_and_waits(struct proc *p, 
  * else, and anything the general path would refuse (quotas, a full queue,
  * a sender's buffer it cannot read), takes the general path, which gives
  * the same answer as before; so does everything the receiver sees: the
- * bytes, its struct message, the reply link in the same slot, the result
+ * bytes, its received words, the reply link in the same slot, the result
  * (E_TRUNC included).  The handing over is the receiver's CPU time, as
  * the general path's queueing and hand-over are.  A message identity is
  * used up as the general path's message would, so later ones keep theirs.
@@ -433,7 +434,7 @@ static int fast_sender_ok(struct proc *p, uint32_t buf, uint32_t len)
  * reply link `reply` (a CALL; NULL: none) in to's slot `reply_slot`, and
  * wake it with what its receive returns.  The copy cannot fail: p's bytes
  * were found readable, to's buffer writable when it began to wait
- * (check_umsg) and mappings only grow; should it fail all the same, the
+ * (check_recv) and mappings only grow; should it fail all the same, the
  * receiver gets E_BADADDR and no link, and a CALL's caller E_DEAD, as on
  * the general path (the return value: 0, or E_DEAD for a CALL). */
 static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
@@ -444,14 +445,13 @@ static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, ui
 	(void)msg_new_id();
 	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
 	int32_t result = n < len ? E_TRUNC : (int32_t)len, r = 0;
-	struct message_out out = { .len = len, .code = code, .passed = -1,
-				   .reply = reply ? reply_slot : -1, .from = p->task };
-	if ((n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) ||
-	    copy_to_user(to, to->recv_uaddr + offsetof(struct message, len), &out, sizeof out) < 0) {
+	if (n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) {
 		result = E_BADADDR;
 		r = reply ? E_DEAD : 0;
-	} else if (reply) {
-		link_put(&to->links, reply_slot, reply, NULL);
+	} else {
+		put_received(to, len, code, -1, reply ? reply_slot : -1, p->task);
+		if (reply)
+			link_put(&to->links, reply_slot, reply, NULL);
 	}
 	if (result != E_BADADDR)
 		to->copy_owed_ns += vtime_copy_ns(n); /* its copy out, as deliver_into's */
@@ -515,28 +515,26 @@ int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len
 	return r < 0 ? r : send_checked(p, link, l, buf, len, passlink, pl, NULL);
 }
 
-/* A receive's struct message and buffer, checked before anything is
- * taken or sent: the struct readable and writable, the buffer in user
- * space and writable for as much of it as a message can fill (MSG_MAX).
- * Mappings only grow while a process lives, so what passes here still
- * holds when the message comes.  The struct is read here only: where it
- * is and the buffer it names are kept for the delivery (p->recv_*). */
-static int32_t check_umsg(struct proc *p, uint32_t umsg)
+/* A receive's buffer (given in registers), checked before anything is
+ * taken or sent: in user space and writable for as much of it as a
+ * message can fill (MSG_MAX).  Mappings only grow while a process lives,
+ * so what passes here still holds when the message comes.  The buffer and
+ * w, the call's words that take what is received, are kept for the
+ * delivery (p->recv_*). */
+static inline __attribute__((always_inline)) int32_t check_recv(struct proc *p, uint32_t buf, uint32_t buf_len,
+								 uint32_t *w)
 {
-	struct message um;
-	if (copy_from_user_writable(p, &um, umsg, sizeof um) < 0)
+	if (buf_len && (!user_range_ok(buf, buf_len) ||
+			user_writable(p, buf, buf_len < MSG_MAX ? buf_len : MSG_MAX) < 0))
 		return E_BADADDR;
-	if (um.buf_len && (!user_range_ok((uint32_t)(uintptr_t)um.buf, um.buf_len) ||
-			   user_writable(p, (uint32_t)(uintptr_t)um.buf, um.buf_len < MSG_MAX ? um.buf_len : MSG_MAX) < 0))
-		return E_BADADDR;
-	p->recv_uaddr = umsg;
-	p->recv_buf = (uint32_t)(uintptr_t)um.buf;
-	p->recv_buf_len = um.buf_len;
+	p->recv_out = w;
+	p->recv_buf = buf;
+	p->recv_buf_len = buf_len;
 	return 0;
 }
 
-/* RECEIVEMESSAGE (ARECEIVEMESSAGE: !blocking) once its struct message
- * has passed check_umsg: shared with REPLYRECEIVE, inlined in both. */
+/* RECEIVEMESSAGE (ARECEIVEMESSAGE: !blocking) once its buffer has passed
+ * check_recv: shared with REPLYRECEIVE, inlined in both. */
 static inline __attribute__((always_inline)) int32_t receive_checked(struct proc *p, int blocking, int traced)
 {
 	int32_t r;
@@ -552,9 +550,9 @@ static inline __attribute__((always_inline)) int32_t receive_checked(struct proc
 	return p->wake_result;
 }
 
-int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
+int32_t sys_receive(struct proc *p, uint32_t rbuf, uint32_t rbuf_len, uint32_t *w, int blocking)
 {
-	int32_t r = check_umsg(p, umsg);
+	int32_t r = check_recv(p, rbuf, rbuf_len, w);
 	return r < 0 ? r : receive_checked(p, blocking, 0);
 }
 
@@ -565,12 +563,12 @@ int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking)
  * with nothing received.  Each half is the call it stands for, traces
  * included (SEND, then RECEIVECALL, then RECEIVE). */
 int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
-			 uint32_t umsg)
+			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w)
 {
 	struct link *l, *pl;
 	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
 	if (r == 0)
-		r = check_umsg(p, umsg);
+		r = check_recv(p, rbuf, rbuf_len, w);
 	int traced = 0;
 	if (r == 0)
 		r = send_checked(p, link, l, buf, len, passlink, pl, &traced);
@@ -606,16 +604,17 @@ static int32_t fast_call(struct proc *p, const struct link *l, struct proc *to, 
 	return p->wake_result;
 }
 
-int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg)
+int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t rbuf,
+		 uint32_t rbuf_len, uint32_t *w)
 {
 	struct link *l, *pl;
 	int32_t r = check_send(p, link, buf, len, passlink, &l, &pl);
 	if (r == 0)
-		r = check_umsg(p, umsg);
+		r = check_recv(p, rbuf, rbuf_len, w);
 	if (r < 0)
 		return r;
 	if (is_kernel_link(l))
-		return kernel_request(p, link, l, buf, len, passlink, pl, umsg);
+		return kernel_request(p, link, l, buf, len, passlink, pl, 1);
 	struct proc *to;
 	int32_t slot;
 	if (!pl && !(l->rights & LINK_REPLY) && (to = fast_receiver(p, l, 0)) &&

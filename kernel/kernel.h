@@ -143,9 +143,11 @@ struct proc {
 	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
-	/* a blocked receive: its struct message, and the buffer it named when
-	 * the call checked it (ipc.c's check_umsg; read once) */
-	uint32_t recv_uaddr;   /* user's struct message                        */
+	/* a receive in progress: where what it receives goes (words 1..5 of
+	 * its call's words, syscall_dispatch: on its kernel stack or in its
+	 * trap frame, so valid while the call lasts) and the buffer it named
+	 * (ipc.c's check_recv) */
+	uint32_t *recv_out;
 	uint32_t recv_buf, recv_buf_len;
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
 	int32_t wake_result;   /* what the blocked call returns when woken     */
@@ -261,8 +263,6 @@ static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
 /* Every byte of [uaddr, uaddr + len) mapped readable for p: 0 or
  * E_BADADDR (nothing copied; ipc.c's fast path asks before it copies). */
 int user_readable(struct proc *p, uint32_t uaddr, uint32_t len);
-/* copy_from_user, failing unless every page is also writable. */
-int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 /* Load a program segment into p's new address space: map [uaddr, uaddr +
  * memsz) (new pages zeroed and `writable` for the user; pages already
  * mapped are kept) and copy filesz bytes from src to uaddr, even into pages
@@ -307,10 +307,14 @@ static inline void msg_release(struct kmsg *m)
 int32_t sys_createlink(struct proc *p, uint32_t args);
 int32_t sys_destroylink(struct proc *p, int32_t link);
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink);
-int32_t sys_receive(struct proc *p, uint32_t umsg, int blocking);
-int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
+/* The receives take their buffer (rbuf, rbuf_len) and `w`, the call's
+ * words (syscall_dispatch): what they received goes into w[1..5]. */
+int32_t sys_receive(struct proc *p, uint32_t rbuf, uint32_t rbuf_len, uint32_t *w, int blocking);
+int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t rbuf,
+		 uint32_t rbuf_len, uint32_t *w);
 int32_t sys_movedata(struct proc *p, uint32_t args);
-int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink, uint32_t umsg);
+int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
+			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w);
 void ipc_release_process(struct proc *p);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
@@ -363,7 +367,15 @@ uint32_t alarm_in_use(void);
 void alarm_tick(void);
 
 /* ---- kernel calls (syscall.c) ---- */
-int32_t syscall_dispatch(struct proc *p, uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
+/* Kernel call nr of p with its KCALL_WORDS argument words w (arch/ fills
+ * them from its argument registers, in the order of kernel/abi/calls.h).
+ * The results go back into w: w[0] the result, and after a receive
+ * w[1..5] what it received (struct kcall_received); the return value is
+ * how many words of w arch/ must put back into the result registers (1,
+ * or KCALL_WORDS after a receive).  w must stay where it is until the
+ * call returns: a blocked receive's words are written by the kernel call
+ * that delivers to it (p->recv_out). */
+unsigned syscall_dispatch(struct proc *p, uint32_t nr, uint32_t w[KCALL_WORDS]);
 
 /* ---- faults (called by arch on a user-mode fault) ---- */
 void kernel_user_fault(uint32_t reason, uint32_t addr, uint32_t pc);

@@ -71,7 +71,7 @@ int link_free(struct link_table *t, int32_t index)
 	struct link *l = link_get(t, index);
 	if (!l)
 		return E_BADLINK;
-	memset(l, 0, sizeof *l);
+	*l = (struct link){ 0 }; /* stores in line: memset is a call (-fno-builtin), 47 instructions a CALL */
 	t->used &= ~(1ull << index);
 	return 0;
 }

@@ -22,8 +22,7 @@ static uint32_t page_room(uint32_t uaddr)
 	return PAGE - (uaddr & (PAGE - 1));
 }
 
-/* to_user: 1 copies into the process, 0 out of it, 2 out of it with every
- * page required writable too (a struct the kernel will write back). */
+/* to_user: 1 copies into the process, 0 out of it. */
 static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, int to_user)
 {
 	if (!user_range_ok(uaddr, len))
@@ -36,7 +35,7 @@ static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, i
 		uint8_t *u = arch_aspace_lookup(p->aspace, uaddr, to_user);
 		if (!u)
 			return E_BADADDR;
-		if (to_user == 1)
+		if (to_user)
 			memcpy(u, k, n);
 		else
 			memcpy(k, u, n);
@@ -48,11 +47,6 @@ static int copy_user(struct proc *p, uint32_t uaddr, void *kbuf, uint32_t len, i
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len)
 {
 	return copy_user(p, uaddr, dst, len, 0);
-}
-
-int copy_from_user_writable(struct proc *p, void *dst, uint32_t uaddr, uint32_t len)
-{
-	return copy_user(p, uaddr, dst, len, 2);
 }
 
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len)

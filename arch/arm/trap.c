@@ -1,6 +1,7 @@
 /*
  * arch/arm/trap.c - where every exception lands (trapentry.S builds the
- * frame).  Kernel calls go to the portable dispatcher; the timer ticks the
+ * frame).  Kernel calls go to the portable dispatcher, which reads its
+ * arguments from the frame's r0-r5 and writes its results there; the timer ticks the
  * kernel; a fault in user mode ends the process (the node runs on); a
  * fault in the kernel is a bug and panics.
  *
@@ -101,8 +102,9 @@ static void trap(struct trapframe *tf)
 		/* From the kernel, an SVC is a semihosting call QEMU did not take
 		 * (started without -semihosting): ignore it. */
 		if (from_user(tf))
-			tf->r[0] = (uint32_t)syscall_dispatch(current, tf->r[7], tf->r[0], tf->r[1], tf->r[2],
-							      tf->r[3], tf->r[4]);
+			/* the words are r0-r5 in the frame itself: arguments
+			 * in, results (r0, a receive's r1-r5) written in place */
+			syscall_dispatch(current, tf->r[7], tf->r);
 		return;
 	case T_IRQ:
 		irq(tf);

@@ -1,6 +1,7 @@
 /*
  * arch/x86/trap.c - where every interrupt, exception and kernel call lands.
- * Kernel calls go to the portable dispatcher; a fault in user mode ends the
+ * Kernel calls go to the portable dispatcher, their registers as an array
+ * of words each way; a fault in user mode ends the
  * process (the node runs on); a fault in the kernel is a bug and panics.
  */
 #include "kernel/kernel.h"
@@ -24,7 +25,17 @@ static uint32_t fault_reason(uint32_t trapno)
 static void trap(struct trapframe *tf, int from_user)
 {
 	if (tf->trapno == T_SYSCALL) {
-		tf->eax = (uint32_t)syscall_dispatch(current, tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi);
+		/* arguments ebx ecx edx esi edi ebp; results eax, then (a
+		 * receive's) ebx ecx edx esi edi: kernel/abi/calls.h */
+		uint32_t w[KCALL_WORDS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
+		if (syscall_dispatch(current, tf->eax, w) > 1) {
+			tf->ebx = w[1];
+			tf->ecx = w[2];
+			tf->edx = w[3];
+			tf->esi = w[4];
+			tf->edi = w[5];
+		}
+		tf->eax = w[0];
 		return;
 	}
 	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + 16) {

@@ -11,22 +11,41 @@
 #define DPM_KERNEL_ABI_H
 #include <stdint.h>
 
-/* Kernel calls (x86: int $0x80, number in eax, arguments in ebx ecx edx
- * esi edi, result in eax; ARM: svc, r7 and r0-r4). */
+/* Kernel calls.  x86: int $0x80, call number in eax, arguments in ebx ecx
+ * edx esi edi ebp, result in eax; ARM: svc, number in r7, arguments in
+ * r0-r5, result in r0.  The receives (RECEIVEMESSAGE, ARECEIVEMESSAGE,
+ * CALL, REPLYRECEIVE) take their buffer in registers and give back what
+ * they received in registers too (struct kcall_received, below): no
+ * struct message passes between a process and the kernel.  Every other
+ * call leaves every register but the result as it was. */
 enum kcall {
 	K_CREATELINK = 1,      /* (struct createlink_args *)             -> link  */
 	K_DESTROYLINK = 2,     /* (link)                                  -> 0     */
 	K_SENDMESSAGE = 3,     /* (link, buf, len, passlink)              -> 0     */
-	K_RECEIVEMESSAGE = 4,  /* (struct message *)                      -> len   */
-	K_ARECEIVEMESSAGE = 5, /* (struct message *)                      -> len   */
-	K_CALL = 6,            /* (link, buf, len, passlink, struct message *reply) -> len */
+	K_RECEIVEMESSAGE = 4,  /* (buf, buf_len)                -> len, received */
+	K_ARECEIVEMESSAGE = 5, /* (buf, buf_len)                -> len, received */
+	K_CALL = 6,            /* (link, buf, len, passlink, rbuf, rbuf_len) -> len, received */
 	K_MOVEDATA = 7,        /* (struct movedata_args *)                -> bytes */
 	K_STOPTASK = 8,        /* (status)                                never returns */
 	K_NULL = 9,            /* ()  does nothing; measures the bare call cost -> 0 */
-	K_REPLYRECEIVE = 10,   /* (link, buf, len, passlink, struct message *) SENDMESSAGE,
-	                          then (only if it sent) RECEIVEMESSAGE      -> len */
+	K_REPLYRECEIVE = 10,   /* (link, buf, len, passlink, rbuf, rbuf_len) SENDMESSAGE,
+	                          then (only if it sent) RECEIVEMESSAGE -> len, received */
 	K_NCALLS
 };
+
+/* What a receive gives back beside its result, in the registers after the
+ * result's: x86 ebx ecx edx esi edi, ARM r1-r5, in this order.  Written
+ * when the result is >= 0 or E_TRUNC; after any other result these
+ * registers hold nothing of meaning.  servers/lib's wrappers copy them
+ * into the caller's struct message. */
+struct kcall_received {
+	uint32_t len;       /* bytes of data in the message                    */
+	uint32_t code;      /* code of the link it was sent over               */
+	int32_t passed;     /* index of the passed link, or -1                 */
+	int32_t reply;      /* index of the one-time reply link, or -1         */
+	uint32_t from;      /* task of the sender (node << 16 | pid)           */
+};
+#define KCALL_WORDS 6     /* argument registers; also result + received    */
 
 /* Error codes. */
 enum kerror {
@@ -73,7 +92,10 @@ struct createlink_args {
 	uint32_t rights;    /* LINK_READ | LINK_WRITE                          */
 };
 
-/* A received message, filled by RECEIVEMESSAGE / ARECEIVEMESSAGE / CALL. */
+/* A received message as servers/lib's receivemessage, areceivemessage,
+ * call and replyreceive take it: buf and buf_len go to the kernel in
+ * registers, the out fields come back in registers (struct
+ * kcall_received) and the wrapper stores them here. */
 struct message {
 	void *buf;          /* in:  where to put the data                      */
 	uint32_t buf_len;   /* in:  its size                                   */

@@ -28,6 +28,13 @@ int serve_next(int reply, const void *buf, uint32_t len, int passlink, struct me
 int movedata(int from_link, uint32_t from_off, int to_link, uint32_t to_off, uint32_t len);
 void stoptask(int status) __attribute__((noreturn));
 int nullcall(void);
+/* A receive (K_RECEIVEMESSAGE, K_ARECEIVEMESSAGE, K_CALL, K_REPLYRECEIVE)
+ * with its six argument words as they go in the registers: its result,
+ * and what it received in *got (meaningful when the result is >= 0 or
+ * E_TRUNC).  The four wrappers above are built on it; tests use it to
+ * hand the kernel registers no wrapper would. */
+int kcall_receive(uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
+		  struct kcall_received *got);
 
 /* Kernel-link requests. */
 int console_write(const void *buf, uint32_t len);

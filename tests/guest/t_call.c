@@ -116,8 +116,10 @@ static void call_bad_arguments(void)
 {
 	int self = self_link(1);
 	uint32_t v = 0;
-	CHECK_EQ(call(self, &v, 4, -1, NULL), E_BADADDR);
-	CHECK_EQ(call(self, &v, 4, -1, (struct message *)0x100000), E_BADADDR);
+	struct message bad = message_into(NULL, 4);
+	CHECK_EQ(call(self, &v, 4, -1, &bad), E_BADADDR);
+	bad = message_into((void *)0x100000, 4);
+	CHECK_EQ(call(self, &v, 4, -1, &bad), E_BADADDR);
 	struct message m = message_into(&v, 4);
 	CHECK_EQ(call(-3, &v, 4, -1, &m), E_BADLINK);
 	CHECK_EQ(call(self, &v, MSG_MAX + 1, -1, &m), E_TOOBIG);
@@ -285,7 +287,7 @@ static void replyreceive_bad_arguments(void)
 	uint32_t v = 0x44, word = 0;
 	void *text = (void *)(uintptr_t)only_queued;   /* read-only */
 	struct message good = message_into(&word, sizeof word), rom = message_into(text, 4),
-		       badbuf = message_into((void *)0x100000, 4);
+		       badbuf = message_into((void *)0x100000, 4), nullbuf = message_into(NULL, 4);
 	struct {
 		int link, pass;
 		const void *buf;
@@ -299,12 +301,10 @@ static void replyreceive_bad_arguments(void)
 		{ self, self, &v, 4, &good, E_INVAL },
 		{ self, -1, &v, MSG_MAX + 1, &good, E_TOOBIG },
 		{ self, -1, (void *)0x100000, 4, &good, E_BADADDR },
-		{ self, -1, &v, 4, NULL, E_BADADDR },
-		{ self, -1, &v, 4, (struct message *)0x100000, E_BADADDR },
-		{ self, -1, &v, 4, (struct message *)text, E_BADADDR },
+		{ self, -1, &v, 4, &nullbuf, E_BADADDR },
 		{ self, -1, &v, 4, &badbuf, E_BADADDR },
 		{ self, -1, &v, 4, &rom, E_BADADDR },
-		{ LINK_CONSOLE, -1, &v, 4, NULL, E_BADADDR },   /* a kernel link: not served */
+		{ LINK_CONSOLE, -1, &v, 4, &badbuf, E_BADADDR },   /* a kernel link: not served */
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		uint32_t mark = 0x700 + i;
@@ -386,6 +386,101 @@ static void replyreceive_kernel_link(void)
 	CHECK_EQ(replyreceive(LINK_CONSOLE, &bad, 4, -1, &m), E_BADREQ); /* the request's error: nothing received */
 }
 
+/* ---- the receives' registers (kernel/abi/calls.h) ---- */
+
+/* Wait until a message is queued for us (KR_KSTATS), without taking it. */
+static int one_waits(void)
+{
+	struct kr_kstats k;
+	for (int i = 0; i < 100000; i++)
+		if (kernel_stats(0, &k) == 0 && k.queue_len >= 1)
+			return 1;
+	return 0;
+}
+
+/* Each word a receive gives back in registers, raw (no struct message):
+ * a CALL with a passed link and a reply link (the general path), the same
+ * kept whole after buffers the kernel refuses, and one truncated into a
+ * short buffer by REPLYRECEIVE's receive (the fast path); a CALL's reply
+ * from the kernel link. */
+static void received_in_registers(void)
+{
+	const char *argv[] = { "t_child", "call-pass", "3", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	uint8_t buf[16];
+	memset(buf, 0xee, sizeof buf);
+	struct kcall_received got;
+	CHECK_EQ(kcall_receive(K_RECEIVEMESSAGE, (uint32_t)(uintptr_t)buf, sizeof buf, 0, 0, 0, 0, &got), 6);
+	CHECK_EQ(got.len, 6);
+	CHECK_EQ(got.code, 0xc0de);
+	CHECK(got.passed >= LINK_FIRST_FREE && got.passed < NLINK);
+	CHECK(got.reply >= LINK_FIRST_FREE && got.reply < NLINK && got.reply != got.passed);
+	CHECK_EQ(got.from, task);
+	CHECK(!memcmp(buf, "abcdef\xee", 7));
+	CHECK_EQ(destroylink(got.passed), 0);
+	uint32_t answer = 0x33;
+	CHECK_EQ(sendmessage(got.reply, &answer, 4, -1), 0);
+
+	/* the second: refused buffers take nothing */
+	CHECK(one_waits());
+	const uint32_t bad[][2] = {
+		{ 0, 4 }, { 0x100000, 16 }, { (uint32_t)(uintptr_t)only_queued, 4 }, { USER_TOP - 8, 16 },
+		{ 0x70000000, 4 },
+	};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK_EQ(kcall_receive(K_RECEIVEMESSAGE, bad[i][0], bad[i][1], 0, 0, 0, 0, &got), E_BADADDR);
+		CHECK_EQ(kcall_receive(K_ARECEIVEMESSAGE, bad[i][0], bad[i][1], 0, 0, 0, 0, &got), E_BADADDR);
+	}
+	struct kr_kstats k;
+	CHECK_EQ(kernel_stats(0, &k), 0);
+	CHECK_EQ(k.queue_len, 1);
+	memset(buf, 0xee, sizeof buf);
+	CHECK_EQ(kcall_receive(K_ARECEIVEMESSAGE, (uint32_t)(uintptr_t)buf, sizeof buf, 0, 0, 0, 0, &got), 6);
+	CHECK_EQ(got.len, 6);
+	CHECK_EQ(got.code, 0xc0de);
+	CHECK(got.passed >= LINK_FIRST_FREE && got.reply >= LINK_FIRST_FREE && got.reply != got.passed);
+	CHECK_EQ(got.from, task);
+	CHECK(!memcmp(buf, "abcdef\xee", 7));
+	CHECK_EQ(destroylink(got.passed), 0);
+
+	/* the third, no link passed, handed straight to our waiting receive
+	 * by the answer's REPLYRECEIVE, into 3 bytes */
+	answer = 0x34;
+	uint8_t small[4] = { 0xee, 0xee, 0xee, 0xee };
+	int32_t reply = got.reply;
+	CHECK_EQ(kcall_receive(K_REPLYRECEIVE, (uint32_t)reply, (uint32_t)(uintptr_t)&answer, 4, (uint32_t)-1,
+			       (uint32_t)(uintptr_t)small, 3, &got), E_TRUNC);
+	CHECK_EQ(got.len, 6);
+	CHECK_EQ(got.code, 0xc0de);
+	CHECK_EQ(got.passed, -1);
+	CHECK(got.reply >= LINK_FIRST_FREE && got.reply < NLINK);
+	CHECK_EQ(got.from, task);
+	CHECK(!memcmp(small, "abc\xee", 4));
+	CHECK_EQ(destroylink(reply), E_BADLINK);   /* the answer used it up */
+	answer = 0x35;
+	CHECK_EQ(sendmessage(got.reply, &answer, 4, -1), 0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);   /* each answer came whole, words checked */
+	destroylink(l);
+
+	/* a CALL's reply from the kernel link: whole, then truncated */
+	uint32_t req = KR_NODE, rep[2] = { 0, 0 };
+	CHECK_EQ(kcall_receive(K_CALL, LINK_CONSOLE, (uint32_t)(uintptr_t)&req, 4, (uint32_t)-1,
+			       (uint32_t)(uintptr_t)rep, sizeof rep, &got), 8);
+	CHECK_EQ(got.len, 8);
+	CHECK_EQ(got.passed, -1);
+	CHECK_EQ(got.reply, -1);
+	CHECK_EQ(got.from & 0xffff, 0);        /* pid 0: the kernel */
+	CHECK_EQ(got.from >> 16, rep[0]);      /* of this node */
+	CHECK_EQ(kcall_receive(K_CALL, LINK_CONSOLE, (uint32_t)(uintptr_t)&req, 4, (uint32_t)-1,
+			       (uint32_t)(uintptr_t)rep, 4, &got), E_TRUNC);
+	CHECK_EQ(got.len, 8);
+	CHECK_EQ(got.from >> 16, rep[0]);
+}
+
 GTESTS(
 	{ "call round trips", call_round_trip },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
@@ -401,5 +496,6 @@ GTESTS(
 	{ "replyreceive with bad arguments: nothing sent or received", replyreceive_bad_arguments },
 	{ "replyreceive to the dead: E_DEAD, nothing received", replyreceive_to_the_dead },
 	{ "replyreceive over the kernel link", replyreceive_kernel_link },
+	{ "a receive's registers, each word", received_in_registers },
 );
 GTEST_MAIN("call")

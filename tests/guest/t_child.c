@@ -332,6 +332,21 @@ int main(int argc, char **argv)
 		int r = call(PARENT, &word, 4, -1, &m);
 		return r == 4 && reply == 0x33 ? 0 : 1;
 	}
+	if (!strcmp(mode, "call-pass")) { /* t_call: arg 6-byte CALLs to the parent, each but the
+	                                      last passing a new link (code 0x900 + i); answer i
+	                                      must be 0x33 + i */
+		for (uint32_t i = 0; i < arg; i++) {
+			int l = i + 1 < arg ? createlink(0x900 + i, NULL, 0, 0) : -1;
+			uint32_t reply = 0;
+			struct message m = message_into(&reply, sizeof reply);
+			if ((i + 1 < arg && l < 0) || call(PARENT, "abcdef", 6, l, &m) != 4 || reply != 0x33 + i ||
+			    m.len != 4 || m.passed != -1 || m.reply != -1)
+				return 1;
+			if (l >= 0)
+				destroylink(l);
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "ticker")) {
 		for (uint32_t i = 0;; i++) {
 			for (volatile int k = 0; k < 200000; k++)

@@ -112,8 +112,11 @@ static void kernel_pointers_everywhere(void)
 {
 	uint32_t k = 0x00100000, top = 0xffffff00;
 	CHECK_EQ(kcall(K_SENDMESSAGE, LINK_CONSOLE, k, 64, (uint32_t)-1, 0), E_BADADDR);
-	CHECK_EQ(kcall(K_CALL, LINK_CONSOLE, k, 64, (uint32_t)-1, k), E_BADADDR);
-	CHECK_EQ(kcall(K_RECEIVEMESSAGE, top, 0, 0, 0, 0), E_BADADDR);
+	struct kcall_received got;
+	uint32_t v = KR_NODE;
+	CHECK_EQ(kcall_receive(K_CALL, LINK_CONSOLE, k, 64, (uint32_t)-1, k, 64, &got), E_BADADDR);
+	CHECK_EQ(kcall_receive(K_CALL, LINK_CONSOLE, (uint32_t)(uintptr_t)&v, 4, (uint32_t)-1, k, 64, &got), E_BADADDR);
+	CHECK_EQ(kcall_receive(K_RECEIVEMESSAGE, top, 64, 0, 0, 0, 0, &got), E_BADADDR);
 	CHECK_EQ(kcall(K_MOVEDATA, top, 0, 0, 0, 0), E_BADADDR);
 	CHECK_EQ(kcall(K_CREATELINK, top, 0, 0, 0, 0), E_BADADDR);
 	CHECK_EQ(node_info(NULL, NULL), 0);

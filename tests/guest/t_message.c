@@ -64,8 +64,9 @@ static void send_bad_buffers(void)
 
 static void receive_bad_pointers(void)
 {
-	CHECK_EQ(kcall(K_RECEIVEMESSAGE, 0, 0, 0, 0, 0), E_BADADDR);
-	CHECK_EQ(kcall(K_ARECEIVEMESSAGE, 0x100000, 0, 0, 0, 0), E_BADADDR);
+	struct kcall_received got;
+	CHECK_EQ(kcall_receive(K_RECEIVEMESSAGE, 0, 4, 0, 0, 0, 0, &got), E_BADADDR);
+	CHECK_EQ(kcall_receive(K_ARECEIVEMESSAGE, 0x100000, 64, 0, 0, 0, 0, &got), E_BADADDR);
 	struct message m = message_into((void *)0x100000, 64);
 	CHECK_EQ(receivemessage(&m), E_BADADDR); /* buffer in the kernel */
 	m = message_into((void *)0xfffff000, 64);

@@ -223,16 +223,15 @@ static void alarms_end_with_their_process(void)
 	CHECK_NO_LEAK(&mk);
 }
 
-/* 6: RECEIVE and CALL with the struct message in read-only memory fail
- * before anything is taken or served. */
-static uint32_t ro_buf[4];
-static const struct message ro_msg = { .buf = ro_buf, .buf_len = sizeof ro_buf };
+/* 6: RECEIVE and CALL with their buffer in read-only memory fail before
+ * anything is taken or served. */
+static const uint32_t ro_buf[4] = { 1 };
 
 static void readonly_message_takes_nothing(void)
 {
 	struct gtest_mark mk;
 	CHECK_EQ(gtest_mark(&mk), 0);
-	struct message *ro = (struct message *)&ro_msg;
+	struct message ro_msg = message_into((void *)(uintptr_t)ro_buf, sizeof ro_buf), *ro = &ro_msg;
 	int l = self_link(0x66), pass = self_link(0x67);
 	uint32_t v = 5;
 	CHECK_EQ(sendmessage(l, &v, 4, pass), 0);
@@ -403,7 +402,7 @@ GTESTS(
 	{ "3 give-link over a reply link answers it", givelink_over_reply_link_answers },
 	{ "4 failed heap growth changes nothing", failed_heap_growth_changes_nothing },
 	{ "5 alarms end with their process", alarms_end_with_their_process },
-	{ "6 read-only struct message takes nothing", readonly_message_takes_nothing },
+	{ "6 read-only receive buffer takes nothing", readonly_message_takes_nothing },
 	{ "7 kernel reply needs no header", kernel_reply_needs_no_header },
 	{ "end notice tried again when headers ran out", end_notice_survives_full_pool },
 	{ "kernel request refuses a reply link", kernel_request_refuses_reply_link },

@@ -143,42 +143,38 @@ static int one_call(void)
 			return fail(3, "sendmessage", r, (uint32_t)l, p, len);
 		return 0;
 	}
-	case 3: { /* ARECEIVEMESSAGE into good and bad places */
-		struct message m = message_into(buf, 4096);
-		uint32_t where = (uint32_t)(uintptr_t)&m;
-		int wk = 0;
+	case 3: { /* ARECEIVEMESSAGE into good and bad buffers (in registers) */
+		uint32_t where = (uint32_t)(uintptr_t)buf, len = 4096;
+		bk = 0;
 		if (pick(2)) {
-			where = pointer(&wk);
-			if (wk == 0 || wk == 6) {   /* the struct in buf's second page, the data in its first */
-				where = (uint32_t)(uintptr_t)buf + 4096 + pick(64) * 4;
-				memcpy((void *)(uintptr_t)where, &m, sizeof m);
-			}
-		} else if (pick(2)) {
-			m.buf = (void *)(uintptr_t)pointer(&bk);
-			m.buf_len = length();
+			where = pointer(&bk);
+			len = length();
 		}
-		r = kcall(K_ARECEIVEMESSAGE, where, 0, 0, 0, 0);
-		if (wk != 0 && wk != 6 && r != E_BADADDR)
-			return fail(4, "areceive", r, where, 0, 0);
+		struct kcall_received got;
+		r = kcall_receive(K_ARECEIVEMESSAGE, where, len, 0, 0, 0, 0, &got);
+		/* never writable: NULL, kernel, read-only, unmapped, past the top */
+		int bad = len && (bk == 1 || bk == 2 || bk == 3 || bk == 5 || bk == 7);
+		if (bad && r != E_BADADDR)
+			return fail(4, "areceive", r, where, len, 0);
 		if (r < 0 && !ALLOW(r, E_WOULDBLOCK, E_BADADDR, E_TRUNC, E_NOSPACE))
-			return fail(4, "areceive", r, where, 0, 0);
+			return fail(4, "areceive", r, where, len, 0);
 		if (r >= 0 || r == E_TRUNC) {
-			struct message got;
-			memcpy(&got, (void *)(uintptr_t)where, sizeof got);
 			if ((got.passed >= 0 && (got.passed < LINK_FIRST_FREE || got.passed >= NLINK || own[got.passed])) ||
 			    (got.reply >= 0 && (got.reply < LINK_FIRST_FREE || got.reply >= NLINK || own[got.reply])))
 				return fail(4, "areceive links", r, (uint32_t)got.passed, (uint32_t)got.reply, 0);
-			took(&got);
+			struct message m = { .passed = got.passed, .reply = got.reply };
+			took(&m);
 		}
 		return 0;
 	}
-	case 4: { /* CALL with a bad reply place: refused before sending */
+	case 4: { /* CALL with a bad reply buffer: refused before sending */
 		int32_t l = any_link();
-		uint32_t reply = pointer(&pk);
-		if (pk == 0 || pk == 6)
+		uint32_t reply = pointer(&pk), rlen = length();
+		if (!rlen || pk == 0 || pk == 4 || pk == 6)
 			return SKIPPED;   /* a good one would wait for our own reply */
-		r = kcall(K_CALL, (uint32_t)l, (uint32_t)(uintptr_t)buf, 4, (uint32_t)-1, reply);
-		return ALLOW(r, E_BADADDR, E_BADLINK) ? 0 : fail(5, "call", r, (uint32_t)l, reply, 0);
+		struct kcall_received got;
+		r = kcall_receive(K_CALL, (uint32_t)l, (uint32_t)(uintptr_t)buf, 4, (uint32_t)-1, reply, rlen, &got);
+		return ALLOW(r, E_BADADDR, E_BADLINK) ? 0 : fail(5, "call", r, (uint32_t)l, reply, rlen);
 	}
 	case 5: { /* MOVEDATA between our own areas, any offsets */
 		struct movedata_args a = { (uint32_t)any_link(), next() % 9000, (uint32_t)any_link(), next() % 9000, length() };
