@@ -12,6 +12,7 @@
  * sender goes wrong exactly in the second case (tests/unit/test_critical.c).
  */
 #include "critical.h"
+#include "kernel/abi/calls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,8 @@ static int by_parent_time(const void *a, const void *b)
 
 /* Exit notices (INMON: "a parent process waiting for one of its children
  * to terminate"): the children's ends reach a DPM parent as messages from
- * the untraced manager of the child's node.  In each parent's order, a
+ * the untraced manager of the child's node; not a child killed (below).
+ * In each parent's order, a
  * RECEIVE from an untraced process on a child's node that is not the reply
  * to the parent's own request, arriving after the earliest unannounced
  * end of a child there, is that end's notice. */
@@ -167,7 +169,12 @@ static int find_exits(struct cnet *n)
 	size_t ne = 0;
 	for (size_t c = 0; c < t->nproc; c++) {
 		uint32_t f = n->fork[c], last = g->first[c + 1] - 1;
-		if (f == NO_NODE || ev(n, last)->type != TRACE_TERMPROCESS)
+		/* a child killed ended when its killer (through the untraced
+		 * manager) chose, not when its own work did: no edge from it,
+		 * the parent's wait is external (tsp's watchers, blocked in a
+		 * CALL until the controller ends them, were its critical path) */
+		if (f == NO_NODE || ev(n, last)->type != TRACE_TERMPROCESS ||
+		    ev(n, last)->reason == EXIT_KILLED)
 			continue;
 		e[ne++] = (struct ending){ g->node_proc[f], last, cnet_time(n, last) };
 	}
@@ -471,6 +478,12 @@ void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out)
 	} else if (cnet_movedata_trips(n, k)) {
 		wait = e - c; /* its round trips to the other node */
 		out->ns[CS_FLIGHT] += wait;
+	} else if (ev(n, k)->type == TRACE_TERMPROCESS && ev(n, k - 1)->type == TRACE_RECEIVECALL) {
+		/* ended while it waited at RECEIVE (killed): blocked, not ready */
+		wait = e - c;
+		uint32_t s = k - 1;
+		int call = !is_first(n, s) && ev(n, s - 1)->type == TRACE_SEND && n->request[s - 1];
+		out->ns[call ? CS_BLOCKED_CALL : CS_BLOCKED_RECEIVE] += wait;
 	}
 	out->ns[CS_READY] += e - c - wait;
 }

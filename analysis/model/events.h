@@ -38,6 +38,7 @@ struct event {
 	uint32_t line;      /* CSV line, or record number in a log */
 	uint8_t type;       /* enum trace_type */
 	uint8_t flags;      /* enum event_flags */
+	uint8_t reason;     /* TERMPROCESS: enum exit_reason (EXIT_NORMAL otherwise) */
 };
 
 struct process {

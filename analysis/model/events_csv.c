@@ -14,9 +14,10 @@
 #include <string.h>
 
 #include "csv_row.h"
+#include "kernel/abi/names.h"
 
 struct csv_columns {
-	int machine, type, time, cpu, task, src, dst, msg_id, length, queue_len;
+	int machine, type, time, cpu, task, src, dst, msg_id, length, queue_len, reason;
 };
 
 static void find_columns(const struct csv_reader *r, struct csv_columns *c)
@@ -31,6 +32,7 @@ static void find_columns(const struct csv_reader *r, struct csv_columns *c)
 	c->msg_id = csv_column(r, "msg_id");
 	c->length = csv_column(r, "length");
 	c->queue_len = csv_column(r, "queue_len");
+	c->reason = csv_column(r, "reason");
 }
 
 static int require_columns(const struct csv_reader *r, const struct csv_columns *c,
@@ -90,6 +92,31 @@ static int required_number(const struct csv_reader *r, int col, const char *name
 	if (ok == 0)
 		snprintf(err, errlen, "%s:%lu:%lu: empty %s", r->path, r->line, csv_col(r, col), name);
 	return ok > 0 ? 0 : -1;
+}
+
+/* A TERMPROCESS's exit reason, by its CSV tag (`dpm dump --csv`'s:
+ * "normal", "killed", "fault-memory", ..., or a number it does not know):
+ * 0 ok (EXIT_NORMAL if empty). */
+static int reason_field(const struct csv_reader *r, int col, uint8_t *reason, char *err,
+			size_t errlen)
+{
+	const char *s = csv_field(r, col);
+	*reason = EXIT_NORMAL;
+	if (!*s)
+		return 0;
+	for (uint32_t i = 0; abi_exit_reason(i); i++)
+		if (abi_exit_reason(i)->tag && !strcmp(s, abi_exit_reason(i)->tag)) {
+			*reason = (uint8_t)i;
+			return 0;
+		}
+	uint64_t v; /* a reason dump does not know is written as its number */
+	if (csv_parse_u64(s, &v) > 0 && v <= UINT8_MAX) {
+		*reason = (uint8_t)v;
+		return 0;
+	}
+	snprintf(err, errlen, "%s:%lu:%lu: reason '%s' is not an exit reason (normal, killed, fault-...)",
+		 r->path, r->line, csv_col(r, col), s);
+	return -1;
 }
 
 /* The task a row belongs to when its task column is empty. */
@@ -152,6 +179,8 @@ static int parse_row(struct trace *t, const struct csv_reader *r,
 		return -1;
 	e.queue_len = (uint32_t)v;
 	e.flags |= ok ? EV_QUEUE_LEN : 0;
+	if (e.type == TRACE_TERMPROCESS && reason_field(r, c->reason, &e.reason, err, errlen) < 0)
+		return -1;
 	if ((ok = number_field(r, c->machine, "machine", UINT32_MAX, &v, err, errlen)) < 0)
 		return -1;
 	e.machine = ok ? (uint32_t)v : TASK_NODE(t->proc[e.task].id);

@@ -15,11 +15,12 @@
 
 #include <stdio.h>
 
+#include "kernel/abi/calls.h"
 #include "hostfilter/tracelog/log.h"
 #include "hostfilter/tracelog/logcolumns.h"
 
 struct log_fields {
-	uint64_t machine, time, cpu, task, src, dst, msg_id, length, queue_len, count;
+	uint64_t machine, time, cpu, task, src, dst, msg_id, length, queue_len, count, reason;
 	int has_machine, has_task, has_msg_id, has_length, has_queue_len;
 };
 
@@ -43,6 +44,7 @@ static void read_fields(const struct dpm_log_record *rec, struct log_fields *f)
 	f->has_length = field(rec, m->length, &f->length);
 	f->has_queue_len = field(rec, m->queue_len, &f->queue_len);
 	field(rec, m->count, &f->count);
+	field(rec, m->reason, &f->reason);
 }
 
 /* Process index of a task address, NO_PROC for 0 / out of memory. */
@@ -62,7 +64,8 @@ static int add_record(struct trace *t, const struct dpm_log_record *rec, uint32_
 	}
 	struct event e = { .type = (uint8_t)rec->trace_type, .line = recno,
 			   .time = f.time, .cpu = f.cpu, .msg_id = f.msg_id,
-			   .length = (uint32_t)f.length, .queue_len = (uint32_t)f.queue_len };
+			   .length = (uint32_t)f.length, .queue_len = (uint32_t)f.queue_len,
+			   .reason = f.reason <= UINT8_MAX ? (uint8_t)f.reason : EXIT_FAULT_OTHER };
 	e.flags = (f.has_msg_id ? EV_MSG_ID : 0) | (f.has_length ? EV_LENGTH : 0) |
 		  (f.has_queue_len ? EV_QUEUE_LEN : 0);
 	e.src = proc_of(t, f.src);

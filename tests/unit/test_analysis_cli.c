@@ -22,6 +22,7 @@
 #include "analysis/model/events_csv.h"
 #include "analysis/model/mtime.h"
 #include "test_analysis_trace.h"
+#include "kernel/abi/calls.h"
 
 int parallel_main(int argc, char **argv);
 int stats_main(int argc, char **argv);
@@ -97,6 +98,29 @@ static void csv_errors_name_file_and_line(void **state)
 	expect_csv_error(buf, "2:20: length '99999999999' is not a number in range");
 	snprintf(buf, sizeof buf, "%sSEND,1,1,,,1,1\n", h);
 	expect_csv_error(buf, "2:1: SEND row names no process (task, src and dst empty)");
+	expect_csv_error("type,time_ns,cpu_ns,task,reason\nTERMPROCESS,5,1,1.1,slain\n",
+			 "2:21: reason 'slain' is not an exit reason (normal, killed, fault-...)");
+}
+
+/* A TERMPROCESS's reason, as `dpm dump --csv` writes it (the critical
+ * path tells a killed child from one that ended). */
+static void csv_exit_reason(void **state)
+{
+	(void)state;
+	struct trace t;
+	char err[256];
+	const char *path = temp_file(0, "type,time_ns,cpu_ns,task,reason\n"
+					"TERMPROCESS,5,1,1.1,killed\nTERMPROCESS,6,1,1.2,\n"
+					"TERMPROCESS,7,1,1.3,fault-memory\nSEND,8,1,1.4,slain\n"
+					"TERMPROCESS,9,1,1.5,42\n");
+	trace_init(&t, path);
+	assert_int_equal(trace_load_csv(&t, path, err, sizeof err), 0);
+	assert_int_equal(t.ev[0].reason, EXIT_KILLED);
+	assert_int_equal(t.ev[1].reason, EXIT_NORMAL);
+	assert_int_equal(t.ev[2].reason, EXIT_FAULT_MEMORY);
+	assert_int_equal(t.ev[3].reason, EXIT_NORMAL); /* only a TERMPROCESS has one */
+	assert_int_equal(t.ev[4].reason, 42);          /* one dump did not know */
+	trace_free(&t);
 }
 
 static void mtime_interpolates(void **state)
@@ -738,6 +762,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(csv_columns_by_name),
 		cmocka_unit_test(csv_errors_name_file_and_line),
+		cmocka_unit_test(csv_exit_reason),
 		cmocka_unit_test(mtime_interpolates),
 		cmocka_unit_test(mtime_errors),
 		cmocka_unit_test(assignments),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "analysis/model/critical_svg.h"
+#include "kernel/abi/calls.h"
 #include "test_analysis_trace.h"
 
 int critical_main(int argc, char **argv);
@@ -245,6 +246,65 @@ static void exit_notice(void **state)
 				     sizeof err), 0);
 	assert_int_equal(cnet_time(&x, x.last), 630);
 	cnet_whatif_free(&x);
+	walked_free(&w);
+	trace_free(&t);
+}
+
+/* A child killed while it waited for a reply (tsp's watchers, ended by
+ * the controller): its end was the killer's doing, so the parent's notice
+ * is an external wait and the path stays on the parent; the child's own
+ * wait is blocked_call, not ready (it was the TSP study's whole path, 98 %
+ * "ready", before). */
+static void killed_child(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "killed.csv");
+	uint32_t p = tp(&t, 1, 1), c = tp(&t, 2, 1), srv = tp(&t, 2, 2), pm = tp(&t, 2, 9);
+	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
+	size_t cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
+	t.ev[cr].src = p;
+	t.ev[cr].dst = c;
+	t_step(&t, srv, TRACE_RECEIVECALL, 5, 0);
+	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
+	t_send(&t, c, srv, 60, 10, 1, 8);      /* a CALL the server never answers */
+	t_step(&t, c, TRACE_RECEIVECALL, 60, 10);
+	t_queued(&t, srv, c, 70, 1, 8, 1);
+	t_recv(&t, srv, c, 80, 3, 1, 8);
+	t_step(&t, p, TRACE_RECEIVECALL, 300, 250); /* the parent works, then waits */
+	size_t end = t_step(&t, c, TRACE_TERMPROCESS, 500, 10);
+	t.ev[end].reason = EXIT_KILLED;
+	t_queued(&t, p, pm, 520, 5, 8, 1);
+	t_recv(&t, p, pm, 530, 255, 5, 8);
+	struct walked w;
+	walk_trace(&t, &w);
+	for (size_t i = 0; i < w.p.nsteps; i++)
+		assert_int_not_equal(w.p.steps[i].kind, STEP_EXIT);
+	assert_int_equal(w.p.start, w.n.g.first[p]);
+	/* P 0-10 running 10; 10-300 running 240 ready 50; 300-520 waiting for
+	 * the untraced manager (external 220), 520-530 running 5 ready 5 */
+	expect_states(&w.s, 255, 55, 0, 0, 220);
+	assert_int_equal(w.s.ns[CS_EXTERNAL], 220);
+	struct cstates life;
+	cstretch_states(&w.n, w.n.g.first[c] + 3, &life); /* RECEIVECALL at 60 to the kill */
+	assert_int_equal(life.ns[CS_BLOCKED_CALL], 440);
+	assert_int_equal(life.ns[CS_READY], 0);
+	walked_free(&w);
+	trace_free(&t);
+	/* the same child ended on its own: its end is the notice's edge */
+	trace_init(&t, "ended.csv");
+	p = tp(&t, 1, 1), c = tp(&t, 2, 1), pm = tp(&t, 2, 9);
+	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
+	cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
+	t.ev[cr].src = p;
+	t.ev[cr].dst = c;
+	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
+	t_step(&t, p, TRACE_RECEIVECALL, 300, 250);
+	t_step(&t, c, TRACE_TERMPROCESS, 500, 10);
+	t_queued(&t, p, pm, 520, 5, 8, 1);
+	t_recv(&t, p, pm, 530, 255, 5, 8);
+	walk_trace(&t, &w);
+	assert_int_equal(w.p.steps[w.p.nsteps - 1].kind, STEP_EXIT);
 	walked_free(&w);
 	trace_free(&t);
 }
@@ -768,6 +828,7 @@ int main(void)
 		cmocka_unit_test(what_if_call),
 		cmocka_unit_test(movedata_and_waits),
 		cmocka_unit_test(exit_notice),
+		cmocka_unit_test(killed_child),
 		cmocka_unit_test(command_json_and_csv),
 		cmocka_unit_test(svg_of_the_path),
 		cmocka_unit_test(command_errors),
