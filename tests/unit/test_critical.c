@@ -209,18 +209,27 @@ static void movedata_and_waits(void **state)
 	trace_free(&t);
 }
 
+/* A parent P (1.1) that starts at 0 and creates a child C (2.1) at 10,
+ * which starts at 50; node 2's manager is 2.9.  Into p, c, pm. */
+static void parent_and_child(struct trace *t, const char *name, uint32_t *p, uint32_t *c,
+			     uint32_t *pm)
+{
+	trace_init(t, name);
+	*p = tp(t, 1, 1), *c = tp(t, 2, 1), *pm = tp(t, 2, 9);
+	t_step(t, *p, TRACE_STARTPROCESS, 0, 0);
+	size_t cr = t_step(t, *p, TRACE_CREATEPROCESS, 10, 10);
+	t->ev[cr].src = *p;
+	t->ev[cr].dst = *c;
+}
+
 /* P (1.1) creates C (2.1) and waits for its end, which the untraced
  * manager of node 2 (2.9) announces: the path runs through C's life. */
 static void exit_notice(void **state)
 {
 	(void)state;
 	struct trace t;
-	trace_init(&t, "exit.csv");
-	uint32_t p = tp(&t, 1, 1), c = tp(&t, 2, 1), pm = tp(&t, 2, 9);
-	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
-	size_t cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
-	t.ev[cr].src = p;
-	t.ev[cr].dst = c;
+	uint32_t p, c, pm;
+	parent_and_child(&t, "exit.csv", &p, &c, &pm);
 	t_step(&t, p, TRACE_RECEIVECALL, 20, 12);
 	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
 	t_step(&t, c, TRACE_TERMPROCESS, 500, 400);
@@ -259,12 +268,9 @@ static void killed_child(void **state)
 {
 	(void)state;
 	struct trace t;
-	trace_init(&t, "killed.csv");
-	uint32_t p = tp(&t, 1, 1), c = tp(&t, 2, 1), srv = tp(&t, 2, 2), pm = tp(&t, 2, 9);
-	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
-	size_t cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
-	t.ev[cr].src = p;
-	t.ev[cr].dst = c;
+	uint32_t p, c, pm;
+	parent_and_child(&t, "killed.csv", &p, &c, &pm);
+	uint32_t srv = tp(&t, 2, 2);
 	t_step(&t, srv, TRACE_RECEIVECALL, 5, 0);
 	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
 	t_send(&t, c, srv, 60, 10, 1, 8);      /* a CALL the server never answers */
@@ -292,12 +298,7 @@ static void killed_child(void **state)
 	walked_free(&w);
 	trace_free(&t);
 	/* the same child ended on its own: its end is the notice's edge */
-	trace_init(&t, "ended.csv");
-	p = tp(&t, 1, 1), c = tp(&t, 2, 1), pm = tp(&t, 2, 9);
-	t_step(&t, p, TRACE_STARTPROCESS, 0, 0);
-	cr = t_step(&t, p, TRACE_CREATEPROCESS, 10, 10);
-	t.ev[cr].src = p;
-	t.ev[cr].dst = c;
+	parent_and_child(&t, "ended.csv", &p, &c, &pm);
 	t_step(&t, c, TRACE_STARTPROCESS, 50, 0);
 	t_step(&t, p, TRACE_RECEIVECALL, 300, 250);
 	t_step(&t, c, TRACE_TERMPROCESS, 500, 10);
