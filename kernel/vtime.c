@@ -43,6 +43,7 @@ void vtime_start(void)
 	if (!vtime_on)
 		return;
 	next_tick = arch_clock_ns() + TICK_NS;
+	vtime_copy_rate = vtime_config.copy_ns_per_kbyte;
 	arch_tick_virtual();
 	kprintf("vtime: node clock in virtual time (instructions, host work excluded)\n");
 }
@@ -82,12 +83,9 @@ uint64_t vtime_now(void)
 	return excluding ? frozen_at : arch_clock_ns();
 }
 
-uint64_t vtime_copy_ns(uint32_t bytes)
-{
-	return vtime_on ? (uint64_t)bytes * vtime_config.copy_ns_per_kbyte / 1000 : 0;
-}
+uint64_t vtime_copy_rate;
 
-void vtime_spin(uint64_t ns)
+void vtime_spin_for(uint64_t ns)
 {
 	if (!vtime_on || excluding || !ns)
 		return;
