@@ -59,22 +59,22 @@ static void test_model_by_hand(void **state)
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us; the
 	 * frame leaves after the sending kernel's 491 instructions */
 	load("node a clock=virtual\n");
-	model(1, 2044, 2044 + 491 + 1496 + 20000);
+	model(1, 1764, 1764 + 491 + 1496 + 20000);
 	/* between measured sizes the local path is interpolated:
-	 * 2263 + (3389 - 2263) * 450 / 900, rounded to the nearest */
-	model(550, 2826, 2826 + 491 + (550 + 186) * 8 + 20000);
+	 * 1983 + (3109 - 1983) * 450 / 900, rounded to the nearest */
+	model(550, 2546, 2546 + 491 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 6.9 ms per 1000 bytes each side:
 	 * 100 + 8183.4 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 3389ull * 1024, (3389ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
-	/* nor any copycost; the path interpolated: 2044 + (86 * 2 + 4) / 9 */
+	model(1000, 3109ull * 1024, (3109ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
+	/* nor any copycost; the path interpolated: 1764 + (77 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 2063, 2063 + 491 + (3 + 186) * 8 + 20000);
+	model(3, 1781, 1781 + 491 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 2263 * 2, (2263 + 491) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 1983 * 2, (1983 + 491) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -91,13 +91,13 @@ static void test_transport_by_hand(void **state)
 	(void)state;
 	load("node a clock=virtual\n");
 	/* the link: 187 and 736 bytes at 1 Gb/s */
-	transport(1, 491, 1248, 1496);
-	transport(0, 491, 1248, 1488);   /* a 186-byte frame */
-	/* interpolated: 1338 + (1907 - 1338) * 450 / 900, rounded */
-	transport(550, 491, 1623, 5888);
+	transport(1, 491, 1147, 1496);
+	transport(0, 491, 1147, 1488);   /* a 186-byte frame */
+	/* interpolated: 1232 + (1795 - 1232) * 450 / 900, rounded */
+	transport(550, 491, 1514, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 491ull * 1024, 1907ull * 1024, 3162667);
+	transport(1000, 491ull * 1024, 1795ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -119,9 +119,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	const char *t = slurp(path);
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns\n"
-				  "1,2044,24031,491,1248,1496\n10,2130,24189,491,1271,1568\n"
-				  "100,2263,25042,491,1338,2288\n1000,3389,33368,491,1907,9488\n"
-				  "4096,7447,62194,491,3830,34256\n"));
+				  "1,1764,23751,491,1147,1496\n10,1841,23900,491,1165,1568\n"
+				  "100,1983,24762,491,1232,2288\n1000,3109,33088,491,1795,9488\n"
+				  "4096,7167,61914,491,3718,34256\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
