@@ -24,6 +24,7 @@ set -eu
 dpm=$1 out=$2
 study_name=study-fs
 . "$(dirname "$0")/study_lib.sh"
+study_keep_apart
 
 repeats=${STUDY_REPEATS:-2}
 users_max=${STUDY_FS_USERS:-7}

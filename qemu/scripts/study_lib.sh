@@ -34,6 +34,18 @@ esac
 [ "$clock" = virtual ] || [ "$net" = lan ] ||
 	{ printf '%s: STUDY_NET=%s needs the virtual clock\n' "$study_name" "$net" >&2; exit 2; }
 
+# study_keep_apart: a study's runs in one clock and network are never
+# taken for another's (a run of the LAN preset resumed into a 1984 study,
+# its report then mixing both): the default (virtual, lan) keeps OUT,
+# any other setting OUT-CLOCK or OUT-1984 (build/study-fs-1984,
+# build/study-tsp-icount).  The study drivers call it; the demo and the
+# benchmark, which set their clock themselves, do not.
+study_keep_apart() {
+	[ "$clock" = virtual ] || out=$out-$clock
+	[ "$net" = lan ] || out=$out-$net
+	return 0
+}
+
 # progress TEXT: one line saying where the study is, for the person waiting.
 progress() {
 	printf '%s: [%d/%d] %s\n' "$study_name" "$run_count" "$run_total" "$*" >&2

@@ -20,6 +20,7 @@ set -eu
 dpm=$1 out=$2
 study_name=study-tsp
 . "$(dirname "$0")/study_lib.sh"
+study_keep_apart
 
 repeats=${STUDY_REPEATS:-3}
 sizes=${STUDY_TSP_SIZES:-4 8 12 16 20}

@@ -10,7 +10,7 @@
 #    curve, the completion table and the 3x3 predictions;
 #  - the demo and the fs study run in virtual time, each log with its own
 #    delivery-time table; the TSP study runs with STUDY_CLOCK=icount, the
-#    older clock, and measures its table;
+#    older clock, in a directory of its own, and measures its table;
 #  - the TSP study names the controller and its servers from the trace,
 #    and its tables have every case; a second run of a study runs nothing
 #    again (it resumes), and a run left half-done is run again.
@@ -109,11 +109,16 @@ check "study-fs: ...and its run is complete again" [ -f "$fs/runs/C-u4-r1.done" 
 
 # ---- make study-tsp -----------------------------------------------------------
 # in the icount clock (STUDY_CLOCK): the older clocks stay selectable, with
-# a delivery-time table the study measures in that clock
-tsp=$TEST_DIR/study-tsp
+# a delivery-time table the study measures in that clock, and runs kept
+# apart from the default clock's (OUT-icount), so neither resumes with
+# the other's
+tsp=$TEST_DIR/study-tsp-icount
 STUDY_CLOCK=icount STUDY_TSP_SIZES=8 STUDY_TSP_VERSIONS_N=8 STUDY_REPEATS=2 STUDY_MTIME_COUNT=500 \
-	bash "$src/qemu/scripts/study_tsp.sh" "$DPM" "$tsp" >"$TEST_DIR/tsp.out" 2>"$TEST_DIR/tsp.err"
+	bash "$src/qemu/scripts/study_tsp.sh" "$DPM" "$TEST_DIR/study-tsp" >"$TEST_DIR/tsp.out" 2>"$TEST_DIR/tsp.err"
 check "study-tsp: exits 0" [ $? -eq 0 ]
+check_that "study-tsp: STUDY_CLOCK=icount keeps its runs apart, in OUT-icount" \
+	'[ ! -e "$TEST_DIR/study-tsp" ] && [ -d "$tsp/runs" ]'
+check "study-tsp: ...and says where its report is" has "the report is $tsp/report/index.html" "$TEST_DIR/tsp.out"
 check "study-tsp: STUDY_CLOCK=icount: its clusters in that clock" grep -q '^node n1 .*clock=icount' "$tsp/tsp.cluster"
 check_that "study-tsp: ...and its delivery times measured in that clock" \
 	'[ "$(head -1 "$tsp/mtime.csv")" = "size_bytes,local_ns,remote_ns" ] && [ "$(wc -l <"$tsp/mtime.csv")" -eq 6 ]'
