@@ -21,6 +21,8 @@
 
 struct popts {
 	int upper_bound, contention, all, no_external;
+	int slice_given;
+	size_t slice_ns;
 	const char *assign[MAX_RUNS];
 	char shortcut[MAX_RUNS]; /* enum config_kind: --assign, --each-own-machine, --one-machine */
 	size_t nassign;
@@ -43,6 +45,10 @@ static void usage(FILE *out)
 		"\n"
 		"  --upper-bound        zero delivery time, each process on its own machine\n"
 		"  --contention         processes on one machine share its CPU (Appendix A)\n"
+		"                       as the DPM kernel schedules: one keeps the CPU until\n"
+		"                       it blocks or has had a slice, then the next in turn\n"
+		"  --slice NS           that slice in ns (default 10000000, the kernel's tick);\n"
+		"                       0: processor sharing, Appendix A's microscopic slice\n"
 		"  --assign SPEC|FILE   predict P for another assignment: SPEC is\n"
 		"                       node.pid=MACHINE,... ; FILE has 'node.pid MACHINE' lines\n"
 		"  --each-own-machine   predict P with every process on a machine of its own\n"
@@ -67,7 +73,7 @@ static void usage(FILE *out)
 static int parse_options(int argc, char **argv, struct popts *o)
 {
 	enum { O_UPPER = 256, O_CONT, O_ASSIGN, O_EACH, O_ONE, O_ALL, O_MTIME, O_NOEXT,
-	       O_STEPS, O_CSV, O_JSON, O_HELP };
+	       O_STEPS, O_SLICE, O_CSV, O_JSON, O_HELP };
 	static const struct option longopts[] = {
 		{ "upper-bound", no_argument, 0, O_UPPER },
 		{ "contention", no_argument, 0, O_CONT },
@@ -78,6 +84,7 @@ static int parse_options(int argc, char **argv, struct popts *o)
 		{ "mtime", required_argument, 0, O_MTIME },
 		{ "no-external", no_argument, 0, O_NOEXT },
 		{ "path-steps", required_argument, 0, O_STEPS },
+		{ "slice", required_argument, 0, O_SLICE },
 		{ "csv", no_argument, 0, O_CSV },
 		{ "json", no_argument, 0, O_JSON },
 		{ "help", no_argument, 0, O_HELP },
@@ -102,6 +109,11 @@ static int parse_options(int argc, char **argv, struct popts *o)
 			if (cli_parse_count(optarg, &o->path_steps) < 0)
 				return cli_usage_error("parallel", "--path-steps wants a number, not '%s'", optarg);
 			break;
+		case O_SLICE:
+			if (cli_parse_count(optarg, &o->slice_ns) < 0)
+				return cli_usage_error("parallel", "--slice wants a number of ns, not '%s'", optarg);
+			o->slice_given = 1;
+			break;
 		case O_ASSIGN:
 		case O_EACH:
 		case O_ONE:
@@ -121,8 +133,8 @@ static int parse_options(int argc, char **argv, struct popts *o)
 	return 0;
 }
 
-static int plan_runs(const struct popts *o, const struct trace *t, struct config_run *runs,
-		     size_t *n, char *err, size_t errlen)
+static int plan_runs_as_asked(const struct popts *o, const struct trace *t,
+			      struct config_run *runs, size_t *n, char *err, size_t errlen)
 {
 	*n = 0;
 	if (o->all) {
@@ -138,6 +150,16 @@ static int plan_runs(const struct popts *o, const struct trace *t, struct config
 	if (o->nassign == 0 && (!o->upper_bound || o->contention) &&
 	    config_plan(&runs[(*n)++], t, CONFIG_MEASURED, NULL, o->contention, err, errlen) < 0)
 		return -1;
+	return 0;
+}
+
+static int plan_runs(const struct popts *o, const struct trace *t, struct config_run *runs,
+		     size_t *n, char *err, size_t errlen)
+{
+	if (plan_runs_as_asked(o, t, runs, n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < *n && o->slice_given; i++)
+		runs[i].slice_ns = (double)o->slice_ns;
 	return 0;
 }
 

@@ -48,6 +48,7 @@ int config_plan(struct config_run *c, const struct trace *t, enum config_kind ki
 		k++;
 	memset(c, 0, sizeof *c);
 	c->contention = contention;
+	c->slice_ns = PCONFIG_KERNEL_SLICE_NS;
 	c->zero_delivery = kind == CONFIG_UPPER;
 	c->label = contention ? kinds[k].label_shared : kinds[k].label;
 	snprintf(c->mode, sizeof c->mode, "%s%s", kinds[k].name, contention ? "+contention" : "");
@@ -71,7 +72,8 @@ int config_eval(struct config_run *c, const struct cgraph *g, const struct mtime
 {
 	struct mtime_table zero;
 	mtime_zero(&zero);
-	struct pconfig pc = { c->a.machine_of, c->zero_delivery ? &zero : mt, c->contention };
+	struct pconfig pc = { c->a.machine_of, c->zero_delivery ? &zero : mt, c->contention,
+			      c->slice_ns };
 	if (parallel_eval(g, &pc, w, &c->r, err, errlen) < 0)
 		return -1;
 	c->path = max_path(g, &pc, w, &c->r, &c->npath);

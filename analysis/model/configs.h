@@ -33,6 +33,7 @@ struct config_run {
 	struct assignment a;
 	int zero_delivery;
 	int contention;
+	double slice_ns;         /* pconfig's: the kernel's unless set */
 	struct presult r;
 	struct path_step *path;  /* the maximum path, after evaluation */
 	size_t npath;

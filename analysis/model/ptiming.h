@@ -17,8 +17,18 @@
 struct pconfig {
 	const uint32_t *machine_of; /* machine index of each process */
 	const struct mtime_table *mt;
-	int contention;             /* processor sharing on each machine */
+	int contention;             /* the machines' CPUs shared (reweight.c) */
+	double slice_ns;            /* with contention: a process keeps its
+	                               machine's CPU until it blocks or has had
+	                               it this long, then the next in turn (the
+	                               DPM kernel's scheduler); 0: processor
+	                               sharing (Appendix A's microscopic slice) */
 };
+
+/* The DPM kernel's slice: a running process gives way at its node's next
+ * tick, 100 Hz on both machines (kernel/proc.c kernel_tick, kernel/vtime.c
+ * TICK_NS); blocking gives the CPU to the next runnable in slot order. */
+#define PCONFIG_KERNEL_SLICE_NS 10000000.0
 
 /* Per-node results of an evaluation. */
 struct pwork {

@@ -17,6 +17,18 @@
  * docs/parallel.md).  Each machine keeps a virtual time V that advances at
  * 1/k of elapsed time; a running arc ends when V reaches its finish mark,
  * so a change of k costs O(log n), not a pass over the machine.
+ *
+ * With a slice (pconfig.slice_ns > 0, the default: the DPM kernel's tick)
+ * a machine runs one process at a time, as the kernel does: it keeps the
+ * CPU through its arcs until it blocks or has had the slice, then goes to
+ * the end of the line; one that becomes able to run joins the end.  The
+ * run heap is then that line, keyed by turn.  Measured against processor
+ * sharing (27 November 2026, virtual-time runs, predicted against
+ * measured completion): TSP N = 16 with 12 servers +5.7 % -> +0.6 %, with
+ * the controller alone on its node +6.4 % -> +2.9 %; the file system at
+ * the 1984 preset A/B/C -8.3/-7.3/-16.3 % -> -7.2/-6.4/-16.0 %: under
+ * processor sharing a server that would have finished its piece first
+ * finishes with the others, and so does the work that waits for it.
  */
 #include "reweight.h"
 
@@ -31,6 +43,11 @@ enum pstate { P_RUNNING, P_BLOCKED, P_DONE };
 
 struct machine {
 	double link;     /* when its link is free of the frames sent before */
+	/* with a slice: the process on the CPU (NO_PROC: idle), since when
+	 * (this stretch of it), whose slice runs and since when, and the
+	 * keys of the line's front and end */
+	uint32_t head, owner;
+	double started, since, front, back;
 	uint32_t k;      /* processes running */
 	double V;        /* CPU each running process has had, ns */
 	double L;        /* elapsed time V was last brought up to date */
@@ -50,6 +67,9 @@ struct sim {
 	size_t arrcap;         /* its room: it grows, since an entry a process
 	                          has moved past stays until it comes up */
 	int oom;               /* growing it failed: the result is void */
+	double *left;          /* with a slice: CPU left of each process's arc */
+	uint32_t going_on;     /* with a slice: the process whose arc just ended
+	                          on its CPU (it may go on within its slice) */
 	uint32_t *finished;    /* scratch: processes whose arcs end together */
 	/* backing arrays */
 	double *runkey, *nextkey, *arrkey;
@@ -96,6 +116,68 @@ static void push_arrival(struct sim *s, double when, uint32_t node)
 		s->arrivals.id = s->arrid;
 	}
 	heap_push(&s->arrivals, when, node);
+}
+
+/* ---- with a slice: the kernel's scheduler ------------------------------ */
+
+/* Give machine mi's CPU at t to the first in line, until its arc ends or
+ * its slice does. */
+static void slice_dispatch(struct sim *s, uint32_t mi, double t)
+{
+	struct machine *m = &s->mach[mi];
+	if (m->run.n == 0) {
+		m->head = NO_PROC;
+		iheap_remove(&s->next, mi);
+		return;
+	}
+	uint32_t h = m->run.id[0];
+	if (h != m->owner) {
+		m->owner = h;
+		m->since = t;
+	}
+	m->head = h;
+	m->started = t;
+	double slice = s->c->slice_ns - (t - m->since);
+	iheap_set(&s->next, mi, t + (s->left[h] < slice ? s->left[h] : slice));
+}
+
+/* Process p has an arc of `work` to run at t: at the front of the line if
+ * it goes on within its slice, else at the end. */
+static void slice_ready(struct sim *s, uint32_t p, double work, double t)
+{
+	uint32_t mi = s->c->machine_of[p];
+	struct machine *m = &s->mach[mi];
+	s->left[p] = work;
+	if (p == s->going_on && p == m->owner && t - m->since < s->c->slice_ns)
+		heap_push(&m->run, m->front -= 1, p);
+	else
+		heap_push(&m->run, m->back += 1, p);
+	if (m->head == NO_PROC)
+		slice_dispatch(s, mi, t);
+}
+
+static void try_advance(struct sim *s, uint32_t p, double t, int woken);
+
+/* Machine mi's running arc ends, or its slice, at t. */
+static void slice_event(struct sim *s, uint32_t mi, double t)
+{
+	struct machine *m = &s->mach[mi];
+	uint32_t h = m->head;
+	heap_pop(&m->run);
+	m->head = NO_PROC;
+	s->left[h] -= t - m->started;
+	if (s->left[h] > 1e-9 * fmax(1.0, t)) { /* the slice is over: to the end */
+		m->owner = NO_PROC;
+		heap_push(&m->run, m->back += 1, h);
+	} else {
+		s->going_on = h;
+		try_advance(s, h, t, 0);
+		s->going_on = NO_PROC;
+		if (m->owner == h && m->head != h)
+			m->owner = NO_PROC; /* it blocked, ended, or went to the end */
+	}
+	if (m->head == NO_PROC)
+		slice_dispatch(s, mi, t);
 }
 
 static int done(const struct sim *s, uint32_t node)
@@ -171,12 +253,16 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 		double work = proc_weight(g, s->c, n);
 		if (work <= 0)
 			continue;
+		s->state[p] = P_RUNNING;
+		if (s->c->slice_ns > 0) {
+			slice_ready(s, p, work, t);
+			return;
+		}
 		struct machine *m = &s->mach[s->c->machine_of[p]];
 		machine_sync(m, t);
 		m->k++;
 		heap_push(&m->run, m->V + work, p);
 		machine_schedule(s, s->c->machine_of[p]);
-		s->state[p] = P_RUNNING;
 		return;
 	}
 }
@@ -218,6 +304,8 @@ static void run(struct sim *s)
 			uint32_t n = s->arrivals.id[0];
 			heap_pop(&s->arrivals);
 			deliver(s, n, ta);
+		} else if (s->c->slice_ns > 0) {
+			slice_event(s, s->next.slot[0], tm);
 		} else {
 			finish_arcs(s, s->next.slot[0], tm);
 		}
@@ -246,6 +334,7 @@ static void sim_free(struct sim *s)
 	free(s->nextpos);
 	free(s->arrkey);
 	free(s->arrid);
+	free(s->left);
 }
 
 static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig *c,
@@ -268,9 +357,13 @@ static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig 
 	s->nextpos = malloc((s->nmach + 1) * sizeof *s->nextpos);
 	s->arrkey = malloc((np + 1) * sizeof *s->arrkey);
 	s->arrid = malloc((np + 1) * sizeof *s->arrid);
+	s->left = calloc(np + 1, sizeof *s->left);
 	if (!s->pos || !s->state || !s->mach || !s->finished || !s->runkey || !s->runid ||
-	    !s->nextkey || !s->nextslot || !s->nextpos || !s->arrkey || !s->arrid)
+	    !s->nextkey || !s->nextslot || !s->nextpos || !s->arrkey || !s->arrid || !s->left)
 		return -1;
+	s->going_on = NO_PROC;
+	for (size_t m = 0; m < s->nmach; m++)
+		s->mach[m].head = s->mach[m].owner = NO_PROC;
 	/* Each machine's run heap is a slice as long as its process count. */
 	size_t off = 0;
 	for (size_t p = 0; p < np; p++)

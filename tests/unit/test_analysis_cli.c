@@ -311,6 +311,12 @@ static void parallel_command_errors(void **state)
 	char *bad_assign[] = { "parallel", "--assign", "9.9=A", (char *)path, NULL };
 	free(capture(parallel_main, 4, bad_assign, &rc));
 	assert_int_equal(rc, 2);
+	char *bad_slice[] = { "parallel", "--contention", "--slice", "10ms", (char *)path, NULL };
+	free(capture(parallel_main, 5, bad_slice, &rc));
+	assert_int_equal(rc, 2);
+	char *slice[] = { "parallel", "--contention", "--slice", "0", (char *)path, NULL };
+	free(capture(parallel_main, 5, slice, &rc));
+	assert_int_equal(rc, 0);
 }
 
 static void stats_command_on_csv(void **state)

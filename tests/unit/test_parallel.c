@@ -28,7 +28,10 @@ struct outcome {
 	size_t npath;
 };
 
-/* P and the maximum path of t with processes placed by *a (freed here). */
+/* P and the maximum path of t with processes placed by *a (freed here);
+ * with contention, processor sharing unless slice_ns says otherwise. */
+static double slice_ns;
+
 static struct outcome eval_on(struct trace *t, struct assignment *a, const struct mtime_table *mt,
 			      int contention)
 {
@@ -38,7 +41,7 @@ static struct outcome eval_on(struct trace *t, struct assignment *a, const struc
 	char err[256];
 	assert_int_equal(cgraph_build(&g, t, err, sizeof err), 0);
 	assert_int_equal(pwork_alloc(&work, g.nnodes), 0);
-	struct pconfig c = { a->machine_of, mt, contention };
+	struct pconfig c = { a->machine_of, mt, contention, slice_ns };
 	assert_int_equal(parallel_eval(&g, &c, &work, &o.r, err, sizeof err), 0);
 	o.path = max_path(&g, &c, &work, &o.r, &o.npath);
 	pwork_free(&work);
@@ -424,6 +427,54 @@ static void contention_across_machines(void **state)
 	trace_free(&t);
 }
 
+/*
+ * The kernel's scheduler (a slice): on one machine A runs 100 and then
+ * sends to C on another machine (delivery 5); B runs 100 alone.  Processor
+ * sharing: A and B both end at 200, C gets the message at 205 and ends at
+ * 215.  A slice of 1 ms (longer than either): A keeps the CPU until it
+ * sends at 100, C ends at 115; B runs 100-200.  A slice of 30: A 0-30,
+ * B 30-60, A 60-90, B 90-120, A 120-150, B 150-180, A 180-190 (its 100
+ * done: the send), B 190-200; C ends at 205, t_max 205.
+ */
+static void contention_with_a_slice(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "slice");
+	uint32_t a = tp(&t, 1, 1), b = tp(&t, 1, 2), c = tp(&t, 2, 1);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	t_step(&t, b, TRACE_STARTPROCESS, 0, 0);
+	t_recv(&t, c, a, 0, 0, 3, 1);
+	t_send(&t, a, c, 100, 100, 3, 1);
+	t_step(&t, b, TRACE_TERMPROCESS, 100, 100);
+	t_step(&t, c, TRACE_TERMPROCESS, 200, 10);
+	struct mtime_table m = flat_table(5, 5);
+	double want[][2] = { { 0, 215 }, { 1e6, 200 }, { 30, 205 } };
+	double c_end[] = { 215, 115, 205 };
+	for (size_t i = 0; i < 3; i++) {
+		slice_ns = want[i][0];
+		struct outcome o = eval(&t, MEASURED, &m, 1);
+		assert_float_equal(o.r.t_max, want[i][1], 1e-9);
+		free(o.path);
+		struct assignment as;
+		struct cgraph g;
+		struct pwork w;
+		char err[256];
+		assert_int_equal(assign_measured(&as, &t), 0);
+		assert_int_equal(cgraph_build(&g, &t, err, sizeof err), 0);
+		assert_int_equal(pwork_alloc(&w, g.nnodes), 0);
+		struct pconfig pc = { as.machine_of, &m, 1, slice_ns };
+		struct presult r;
+		assert_int_equal(parallel_eval(&g, &pc, &w, &r, err, sizeof err), 0);
+		assert_float_equal(w.when[g.first[c + 1] - 1], c_end[i], 1e-9);
+		pwork_free(&w);
+		cgraph_free(&g);
+		assign_free(&as);
+	}
+	slice_ns = 0;
+	trace_free(&t);
+}
+
 /* Processes of unequal length sharing one CPU: 10, 20, 30 CPU finish at
  * 30, 50 and 60 (processor sharing), so t_max = T = 60. */
 static void contention_unequal_lengths(void **state)
@@ -575,7 +626,7 @@ static void cycle_is_reported(void **state)
 	assert_int_equal(assign_measured(&as, &t), 0);
 	assert_int_equal(pwork_alloc(&w, g.nnodes), 0);
 	for (int cont = 0; cont <= 1; cont++) {
-		struct pconfig c = { as.machine_of, &z, cont };
+		struct pconfig c = { as.machine_of, &z, cont, 0 };
 		assert_int_equal(parallel_eval(&g, &c, &w, &r, err, sizeof err), -1);
 		assert_non_null(strstr(err, "cycle.csv:"));
 		assert_non_null(strstr(err, "contradicts itself"));
@@ -723,6 +774,7 @@ int main(void)
 		cmocka_unit_test(contention_with_blocking),
 		cmocka_unit_test(contention_across_machines),
 		cmocka_unit_test(contention_unequal_lengths),
+		cmocka_unit_test(contention_with_a_slice),
 		cmocka_unit_test(external_wait_arc),
 		cmocka_unit_test(inconsistent_traces_are_rejected),
 		cmocka_unit_test(cycle_is_reported),
