@@ -36,11 +36,12 @@ void mtime_zero(struct mtime_table *m)
 	m->zero = 1;
 }
 
-/* Columns: the three required, then the two optional ones (-1: absent,
+/* Columns: the three required, then the optional ones (-1: absent,
  * read as 0). */
-#define COLS 6
+#define COLS 7
 static const char *const col_names[COLS] = { "size_bytes", "local_ns", "remote_ns",
-					      "remote_tx_ns", "remote_rx_ns", "remote_wire_ns" };
+					      "remote_tx_ns", "remote_rx_ns", "remote_wire_ns",
+					      "tick_ns" };
 
 static int load_row(struct mtime_table *m, const struct csv_reader *r, const int col[COLS],
 		    char *err, size_t errlen)
@@ -73,6 +74,8 @@ static int load_row(struct mtime_table *m, const struct csv_reader *r, const int
 	m->tx[m->n] = v[3];
 	m->rx[m->n] = v[4];
 	m->wire[m->n] = v[5];
+	if (v[6] > m->tick_ns)
+		m->tick_ns = v[6];
 	m->n++;
 	return 0;
 }

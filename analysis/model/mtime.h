@@ -35,6 +35,12 @@ struct mtime_table {
 	 * that frames sent close together queue for it (dpm parallel
 	 * --contention).  0 when the table has none. */
 	double wire[MTIME_MAX_ROWS];
+	/* Optional column tick_ns (the same on every row): the kernel's own
+	 * work each 10 ms tick of a node (its timers, network stack, host
+	 * gate, meter shipping), on the node clock in no process, so that a
+	 * machine gives its processes 1 - tick_ns / 10 ms of its CPU (dpm
+	 * parallel --contention).  0 when the table has none. */
+	double tick_ns;
 	int zero;                       /* every delivery takes no time */
 	char clock[16];                 /* `# clock=MODE` of the file; "" unknown */
 };

@@ -144,6 +144,11 @@ static void mtime_interpolates(void **state)
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), 0);
 	assert_float_equal(mtime_transport(&m, 51, 0), 4, 1e-9);
 	assert_float_equal(mtime_transport(&m, 51, 1), 12, 1e-9);
+	assert_float_equal(m.tick_ns, 0, 1e-9); /* no tick_ns column */
+	path = temp_file(0, "size_bytes,local_ns,remote_ns,tick_ns\n1,10,100,964608\n"
+			 "101,20,200,964608\n");
+	assert_int_equal(mtime_load(&m, path, err, sizeof err), 0);
+	assert_float_equal(m.tick_ns, 964608, 1e-9);
 	path = temp_file(0, "size_bytes,local_ns,remote_ns,remote_tx_ns\n1,10,100,x\n");
 	assert_int_equal(mtime_load(&m, path, err, sizeof err), -1);
 	assert_non_null(strstr(err, "remote_tx_ns 'x' is not a whole number"));

@@ -475,6 +475,34 @@ static void contention_with_a_slice(void **state)
 	trace_free(&t);
 }
 
+/* The kernel's tick takes a share of each machine (the table's tick_ns):
+ * with 1 ms of every 10 ms, 90 ns of CPU alone on a machine take 100 with
+ * contention, whatever the slice; without contention, 90. */
+static void contention_leaves_the_tick_its_share(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "tick");
+	uint32_t a = tp(&t, 1, 1);
+	t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+	t_step(&t, a, TRACE_TERMPROCESS, 90, 90);
+	struct mtime_table m = flat_table(5, 5);
+	m.tick_ns = 1e6;
+	double slices[] = { 0, PCONFIG_KERNEL_SLICE_NS };
+	for (size_t i = 0; i < 2; i++) {
+		slice_ns = slices[i];
+		struct outcome o = eval(&t, MEASURED, &m, 1);
+		assert_float_equal(o.r.t_max, 100, 1e-9);
+		assert_float_equal(o.r.T, 90, 1e-9);
+		free(o.path);
+	}
+	slice_ns = 0;
+	struct outcome o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.t_max, 90, 1e-9);
+	free(o.path);
+	trace_free(&t);
+}
+
 /* Processes of unequal length sharing one CPU: 10, 20, 30 CPU finish at
  * 30, 50 and 60 (processor sharing), so t_max = T = 60. */
 static void contention_unequal_lengths(void **state)
@@ -775,6 +803,7 @@ int main(void)
 		cmocka_unit_test(contention_across_machines),
 		cmocka_unit_test(contention_unequal_lengths),
 		cmocka_unit_test(contention_with_a_slice),
+		cmocka_unit_test(contention_leaves_the_tick_its_share),
 		cmocka_unit_test(external_wait_arc),
 		cmocka_unit_test(inconsistent_traces_are_rejected),
 		cmocka_unit_test(cycle_is_reported),
