@@ -86,8 +86,8 @@ across "LAN trace, slower network's table" "$TEST_DIR/four-nodes.log" "$TEST_DIR
 # manager, which creates the servers on the other nodes and moves their
 # images there) being measured elapsed times of that network
 # (docs/virtual-time.md).
-check_that "four-nodes: ...its table has the transport columns" \
-	'grep -q "^size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns$" "$TEST_DIR/four-nodes.log.mtime"'
+check_that "four-nodes: ...its table has the transport and tick columns" \
+	'grep -q "^size_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns,tick_ns$" "$TEST_DIR/four-nodes.log.mtime"'
 
 # The file system on 4 nodes (cluster_test_vtime_fs.sh's workload).
 d=$(new_cluster_dir fidelity-fs)
