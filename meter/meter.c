@@ -1,134 +1,112 @@
 /*
  * meter/meter.c - the kernel's probes and each process's meter settings:
  * the probe functions make a trace's body and header from the kernel's
- * objects (a process, a message, a link) and add it to the process's
- * destination's batch (batch.c).  This is the narrow interface the kernel
+ * objects (a process, a message, a link) and write it in place in the
+ * process's destination's batch (encode.h, batch.h).  This is the narrow interface the kernel
  * calls downward into (ipc.c, lifecycle.c, kservice.c, timer.c); it never sends
  * a message itself.  Batches leave through ship.c, which sits above ipc.c
  * and hands them to ipc_kernel_send or a host link.
  */
 #include "meter.h"
+#include "encode.h"
 #include "kernel/net/net.h"
 
-/* A trace header for p now: machine, time, procTime, load, task.  Inline:
- * it is on every probe's path (make bench-kernel's per-metered-event). */
-static inline __attribute__((always_inline)) struct trace_header header_of(const struct proc *p)
+/* What a probe of p sees now: the head of its record.  Inline: it is on
+ * every probe's path (make bench-kernel's per-metered-event). */
+static inline __attribute__((always_inline)) struct meter_stamp stamp_of(struct proc *p)
 {
-	struct trace_header h;  /* traceType, seq, size: batch.c's (no zeroing here) */
-	h.machine = node_id;
-	h.time = arch_clock_ns();
-	h.procTime = p == current ? p->cpu_ns + (h.time - p->run_start) : p->cpu_ns;
-	h.load = proc_runnable_count();
-	h.task = p->task;
-	return h;
+	struct meter_stamp s;
+	s.time = arch_clock_ns();
+	s.proc_time = p == current ? p->cpu_ns + (s.time - p->run_start) : p->cpu_ns;
+	s.load = proc_runnable_count();
+	s.task = p->task;
+	s.ctx = &p->meter_ctx;
+	return s;
 }
 
-/* Inline into each probe, as header_of: one call (batch_put) per trace. */
-static inline __attribute__((always_inline)) void emit(struct proc *p, uint32_t type, const void *body,
-						       uint32_t body_len)
-{
-	if (p->meter_dest < 0)
-		return;
-	struct trace_header h = header_of(p);
-	batch_put(p->meter_dest, &h, type, body, body_len);
-}
+/* Each probe: p's destination (none: nothing), its stamp, its record
+ * written in place by the encoder (encode.h). */
+#define PROBE(p, d, s)                                   \
+	int d = (p)->meter_dest;                         \
+	if (d < 0)                                       \
+		return;                                  \
+	struct meter_stamp s = stamp_of(p)
 
-/* The bodies of a SEND and a RECEIVECALL, shared by their probes and
+/* The SEND and RECEIVECALL records, shared by their probes and
  * meter_send_waits. */
-static inline __attribute__((always_inline)) struct trace_send send_body(int32_t link, const struct kmsg *m,
-									 int32_t passlink)
+static inline __attribute__((always_inline)) uint8_t *put_send(int d, const struct meter_stamp *s, int32_t link,
+							       const struct kmsg *m, int32_t passlink)
 {
-	return (struct trace_send){
-		.fromTask = m->from, .toTask = m->to, .code = m->code, .sendLink = (uint32_t)link,
-		.passLink = m->has_link ? (uint32_t)passlink : NO_LINK, .msgId = m->id, .length = m->len,
-		.passTask = m->has_link ? m->link.task : 0,
-	};
+	return enc_send(d, s, m->from, m->to, m->code, (uint32_t)link,
+			m->has_link ? (uint32_t)passlink : NO_LINK, m->id, m->len,
+			m->has_link ? m->link.task : 0);
 }
 
-static inline __attribute__((always_inline)) struct trace_receivecall receivecall_body(const struct proc *p,
-										      int blocking)
+static inline __attribute__((always_inline)) uint8_t *put_receivecall(int d, const struct meter_stamp *s,
+								      const struct proc *p, int blocking)
 {
-	return (struct trace_receivecall){ .toTask = p->task, .queueLen = p->queue.len,
-					   .blocking = (uint32_t)blocking };
+	return enc_receivecall(d, s, p->task, p->queue.len, (uint32_t)blocking);
 }
 
 void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	struct trace_send b = send_body(link, m, passlink);
-	emit(p, TRACE_SEND, &b, sizeof b);
+	PROBE(p, d, s);
+	put_send(d, &s, link, m, passlink);
 }
 
 void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	int d = p->meter_dest;
-	if (d < 0)
-		return;
+	PROBE(p, d, s);
 	uint32_t ships = batch_ships(d);
 	void *send = NULL, *wait = NULL;
-	struct trace_header h = header_of(p);
-	if (METERED(p, TRACE_SEND)) {
-		struct trace_send b = send_body(link, m, passlink);
-		send = batch_put(d, &h, TRACE_SEND, &b, sizeof b);
-	}
-	if (METERED(p, TRACE_RECEIVECALL)) {
-		struct trace_receivecall b = receivecall_body(p, 1);
-		wait = batch_put(d, &h, TRACE_RECEIVECALL, &b, sizeof b);
-	}
+	if (METERED(p, TRACE_SEND))
+		send = put_send(d, &s, link, m, passlink);
+	if (METERED(p, TRACE_RECEIVECALL))
+		wait = put_receivecall(d, &s, p, 1);
 	/* both as of now, their writing done: no other trace was put since */
 	uint64_t now = arch_clock_ns(), cpu = p->cpu_ns + (now - p->run_start);
-	batch_restamp(d, send, ships, now, cpu);
-	batch_restamp(d, wait, ships, now, cpu);
+	batch_restamp(d, send, ships, &p->meter_ctx, now, cpu);
+	batch_restamp(d, wait, ships, &p->meter_ctx, now, cpu);
 }
 
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
-	struct trace_queued b = {
-		.fromTask = m->from, .toTask = m->to, .msgId = m->id, .length = m->len,
-		.queueLen = to->queue.len, .code = m->code,
-	};
-	emit(to, TRACE_QUEUED, &b, sizeof b);
+	PROBE(to, d, s);
+	enc_queued(d, &s, m->from, m->to, m->id, m->len, to->queue.len, m->code);
 }
 
 void meter_receivecall(struct proc *p, int blocking)
 {
-	struct trace_receivecall b = receivecall_body(p, blocking);
-	emit(p, TRACE_RECEIVECALL, &b, sizeof b);
+	PROBE(p, d, s);
+	put_receivecall(d, &s, p, blocking);
 }
 
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
-	struct trace_receive b = {
-		.fromTask = m->from, .toTask = m->to, .code = m->code, .msgId = m->id, .length = m->len,
-		.passLink = passed >= 0 ? (uint32_t)passed : NO_LINK, .queueLen = p->queue.len,
-	};
-	emit(p, TRACE_RECEIVE, &b, sizeof b);
+	PROBE(p, d, s);
+	enc_receive(d, &s, m->from, m->to, m->code, m->id, m->len, passed >= 0 ? (uint32_t)passed : NO_LINK,
+		    p->queue.len);
 }
 
 void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l)
 {
-	struct trace_link b = {
-		.link = (uint32_t)index, .toTask = l->task, .code = l->code,
-		.dataLen = l->data_len, .rights = l->rights,
-	};
-	emit(p, type, &b, sizeof b);
+	PROBE(p, d, s);
+	enc_link(d, &s, type, (uint32_t)index, l->task, l->code, l->data_len, l->rights);
 }
 
 void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
 		    uint32_t from_link, uint32_t to_link, uint32_t len, int32_t status)
 {
-	struct trace_movedata b = {
-		.fromTask = from ? from->task : 0, .toTask = to ? to->task : 0,
-		.fromLink = from_link, .toLink = to_link, .length = len, .status = (uint32_t)status,
-	};
-	emit(p, TRACE_MOVEDATA, &b, sizeof b);
+	PROBE(p, d, s);
+	enc_movedata(d, &s, from ? from->task : 0, to ? to->task : 0, from_link, to_link, len,
+		     (uint32_t)status);
 }
 
 void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
 		   uint32_t reason, int32_t status)
 {
-	struct trace_process b = { .parentTask = parent, .childTask = child, .reason = reason,
-				   .status = (uint32_t)status };
-	emit(p, type, &b, sizeof b);
+	PROBE(p, d, s);
+	enc_process(d, &s, type, parent, child, reason, (uint32_t)status);
 }
 
 static void release(struct proc *p)
@@ -184,8 +162,8 @@ int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token)
 	int i = batch_dest(to, 0);
 	if (i < 0)
 		return i;
-	struct trace_header h = header_of(p);
-	return batch_mark(i, &h, token);
+	struct meter_stamp s = stamp_of(p);
+	return batch_mark(i, &s, token);
 }
 
 void meter_tick(void)

@@ -176,7 +176,7 @@ static void test_every_kind_of_garbage_is_noted(void **state)
 		uint8_t *bad = buf + n;
 		size_t blen = tf_batch(bad, 5, 1, rec, rlen);
 		switch (kind) {
-		case 0: bad[4] = 2; break;                                  /* version 2 */
+		case 0: bad[4] = 3; break;                                  /* version 3 */
 		case 1: bad[6] = 3; break;                                  /* count 3, 80 bytes */
 		case 2: bad[16 + 36] = 20; break;                           /* record size 20 */
 		case 3: bad[16 + 4] = 99; break;                            /* traceType 99 */
