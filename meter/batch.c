@@ -31,7 +31,8 @@ _Static_assert(NLINK < 255 && MSG_MAX <= 0xffff && NMSG <= 0xffff,
 
 struct meter_dest meter_dests[METER_DESTS];
 uint32_t meter_seq;
-uint32_t meter_traces;
+struct meter_dest *meter_last;
+static uint32_t traces_gone; /* traces of batches sent or lost */
 static uint32_t epochs;  /* the last batch epoch given */
 static struct meter_stats stats;
 static uint32_t machine;
@@ -66,13 +67,22 @@ static uint32_t held_drops(const struct meter_dest *d)
 	return n;
 }
 
-/* d's batch is gone (sent or lost): start the next. */
+/* d's batch is gone (sent or lost): start the next.  The fast path may
+ * write in it unless it has drops to tell: a batch that goes at its size
+ * (at most METER_BATCH_MAX) holds fewer traces than take room for two
+ * more at their largest, the room batch_reserve_slow keeps. */
+_Static_assert(BATCH_HDR_SIZE + (METER_BATCH_MAX + 1) * TW_TRACE_MAX <= MSG_MAX,
+	       "a batch of the largest size leaves room for a DROPPED trace");
 static void next_batch(struct meter_dest *d)
 {
+	traces_gone += d->count - (d->drop_at ? 1 : 0);
 	d->drop_at = 0;
 	d->count = d->used = 0;
 	d->ships++;
 	d->epoch = ++epochs;
+	if (d->epoch == BATCH_SLOW)
+		d->epoch = ++epochs; /* BATCH_SLOW is no batch's (epochs wrap after 2^32 batches) */
+	d->fast_epoch = d->dropped ? BATCH_SLOW : d->epoch;
 }
 
 /* Send d's batch over its link; 0 when it went (or there was nothing). */
@@ -97,7 +107,8 @@ static int32_t ship(struct meter_dest *d)
 		d->dropped += traces + held_drops(d);
 		stats.dropped += traces;
 	} else {
-		return r; /* backed up: keep holding */
+		d->fast_epoch = BATCH_SLOW; /* backed up: hold, and see to room */
+		return r;
 	}
 	next_batch(d);
 	free_if_unused(d);
@@ -115,18 +126,17 @@ static void append(struct meter_dest *d, const void *rec, uint32_t len)
 static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint32_t type)
 {
 	uint32_t seq = meter_seq++;
-	meter_traces++;
 	if (d->count == 0)
 		d->first_ns = s->time;
 	uint64_t dt = s->time - d->base_time;
-	if (d->used == 0 || seq != d->next_seq || dt > TW_DELTA_MAX) {
+	if (d->used == 0 || meter_last != d || dt > TW_DELTA_MAX) {
 		struct tw_base b = { .type = TW_BASE, .seq = seq, .time_lo = (uint32_t)s->time,
 				     .time_hi = (uint32_t)(s->time >> 32) };
 		append(d, &b, sizeof b);
 		d->base_time = s->time;
 		dt = 0;
 	}
-	d->next_seq = seq + 1;
+	meter_last = d;
 	struct meter_pctx *c = s->ctx;
 	uint64_t dp = s->proc_time - c->base;
 	if (c->epoch != d->epoch || dp > TW_DELTA_MAX) {
@@ -161,7 +171,6 @@ static void count_drops(struct meter_dest *d, const struct meter_stamp *s, uint3
 	uint32_t count = held_drops(d) + n;
 	if (!d->drop_at) {
 		uint8_t *at = put_head(d, s, TRACE_DROPPED);
-		meter_traces--; /* a DROPPED trace is not a trace made */
 		d->drop_at = (uint32_t)(at - records(d));
 	}
 	memcpy(records(d) + d->drop_at + TW_HEAD_SIZE, &count, sizeof count);
@@ -173,7 +182,7 @@ uint8_t *batch_reserve_slow(int dest, const struct meter_stamp *s, uint32_t type
 	/* this trace, room kept for a DROPPED trace, and one for drops to tell */
 	uint32_t need = 2 + (d->dropped && !d->drop_at);
 	if (!room_for(d, need) && ship(d) != 0 && !room_for(d, need)) {
-		meter_traces++;
+		stats.traces++; /* made, never held */
 		stats.dropped++;
 		count_drops(d, s, 1 + d->dropped);
 		d->dropped = 0;
@@ -285,9 +294,11 @@ void batch_ship_older(uint64_t now, uint64_t max_age_ns)
 void batch_stats(struct meter_stats *s)
 {
 	*s = stats;
-	s->traces = meter_traces;
+	s->traces += traces_gone;
 	s->held = 0;
 	for (int i = 0; i < METER_DESTS; i++)
-		if (meter_dests[i].in_use)
+		if (meter_dests[i].in_use) {
 			s->held += meter_dests[i].count;
+			s->traces += meter_dests[i].count - (meter_dests[i].drop_at ? 1 : 0);
+		}
 }

@@ -10,13 +10,13 @@
  * sends the batches), so it compiles on the host and
  * tests/unit/test_meter_batch.c checks the drop accounting exactly.
  *
- * A probe is:  r = batch_reserve(dest, &stamp, type);  (the head written;
- * NULL: dropped)  then the body's stores at r + TW_HEAD_SIZE, any
- * batch_ext, then batch_commit(dest, r).  The reserve's common case is
- * inline: a few compares, the head's stores, two adds; everything else
- * (a batch's first record, a process's first record in it, a time delta
- * or sequence gap that needs a BASE, no room, drops to tell) is
- * batch_reserve_slow.
+ * A probe is:  r = meter_reserve(p, dest, type, now);  (encode.h: the
+ * head written; NULL: dropped)  then the body's stores at r +
+ * TW_HEAD_SIZE, any batch_ext, then batch_commit(dest, r).  The reserve's
+ * common case is inline: a few compares, the head's stores, two adds;
+ * everything else (a batch's first record, a process's first record in
+ * it, a time delta or sequence gap that needs a BASE, a backed-up batch,
+ * drops to tell) is batch_reserve_slow.
  */
 #ifndef DPM_METER_BATCH_H
 #define DPM_METER_BATCH_H
@@ -68,10 +68,11 @@ struct meter_dest {
 	uint32_t used;           /* bytes of records held */
 	uint32_t count;          /* trace records held (escapes not counted) */
 	uint32_t batch;          /* traces per batch */
-	uint32_t next_seq;       /* the sequence number the next record has
-	                            without a BASE */
 	uint32_t epoch;          /* this batch's, unique on the node: a process
 	                            whose ctx has it has its CTX in the batch */
+	uint32_t fast_epoch;     /* epoch while the fast path may write here,
+	                            else BATCH_SLOW (no ctx has it): a batch
+	                            that could not go (backed up), drops to tell */
 	uint32_t dropped;        /* drops in no held DROPPED trace (their batch
 	                            was lost with its filter): told later */
 	uint64_t base_time;      /* the batch's time base */
@@ -86,44 +87,24 @@ struct meter_dest {
 };
 extern struct meter_dest meter_dests[METER_DESTS];
 extern uint32_t meter_seq;      /* the node's trace sequence number */
-extern uint32_t meter_traces;   /* traces made (meter_stats.traces) */
+extern struct meter_dest *meter_last; /* the destination of the last record:
+                                        a record for another needs a BASE
+                                        (its sequence number is not the next) */
 
 #define BATCH_HDR_SIZE ((uint32_t)sizeof(struct meter_batch_header))
-/* Records up to here leave room for two traces of TW_TRACE_MAX: the next
- * and a DROPPED trace (a batch always keeps room for one). */
-#define BATCH_FAST_USED (MSG_MAX - BATCH_HDR_SIZE - 2 * TW_TRACE_MAX)
+#define BATCH_SLOW 0xffffffffu
 
-uint8_t *batch_reserve_slow(int dest, const struct meter_stamp *s, uint32_t type);
-
-/* A record of `type` for s in dest's batch, its head written: its
+/* The record of `type` for s in dest's batch, its head written (and the
+ * BASE and CTX it needs before it), room and drops seen to: what
+ * meter_reserve (encode.h) does when its fast path does not apply.  Its
  * address (the body at + TW_HEAD_SIZE), or NULL when the trace was
  * dropped (and counted). */
-static inline __attribute__((always_inline)) uint8_t *batch_reserve(int dest, const struct meter_stamp *s,
-								    uint32_t type)
-{
-	struct meter_dest *d = &meter_dests[dest];
-	uint32_t seq = meter_seq;
-	uint64_t dt = s->time - d->base_time, dp = s->proc_time - s->ctx->base;
-	if (__builtin_expect(d->used > BATCH_FAST_USED || d->dropped || seq != d->next_seq ||
-			     s->ctx->epoch != d->epoch || (dt | dp) > TW_DELTA_MAX, 0))
-		return batch_reserve_slow(dest, s, type);
-	meter_seq = d->next_seq = seq + 1;
-	meter_traces++;
-	uint8_t *at = d->page + BATCH_HDR_SIZE + d->used;
-	uint32_t *w = (uint32_t *)(void *)at;
-	w[0] = type | s->load << 8 | s->task << 16; /* struct tw_head, little-endian */
-	w[1] = (uint32_t)dt;
-	w[2] = (uint32_t)dp;
-	d->used += tw_record_size(type);
-	d->count++;
-	return at;
-}
+uint8_t *batch_reserve_slow(int dest, const struct meter_stamp *s, uint32_t type);
 
 /* Give the 32-bit field at `offset` of the full record (trace.h) of the
- * record just reserved in dest the value v (an EXT record after it). */
-static inline void batch_ext(int dest, uint32_t offset, uint32_t v)
+ * record just reserved in d the value v (an EXT record after it). */
+static inline void batch_ext(struct meter_dest *d, uint32_t offset, uint32_t v)
 {
-	struct meter_dest *d = &meter_dests[dest];
 	uint32_t *w = (uint32_t *)(void *)(d->page + BATCH_HDR_SIZE + d->used);
 	w[0] = TW_EXT | offset << 16;
 	w[1] = v;
@@ -132,13 +113,13 @@ static inline void batch_ext(int dest, uint32_t offset, uint32_t v)
 
 int32_t batch_ship(int dest);
 
-/* The record r (from batch_reserve, its body written) is done: the batch
- * goes when it holds its batch size.  r while dest still holds it (for
+/* The record r (from meter_reserve, its body written) is done: the batch
+ * goes when it holds its batch size.  r while d still holds it (for
  * batch_restamp), else NULL. */
-static inline __attribute__((always_inline)) uint8_t *batch_commit(int dest, uint8_t *r)
+static inline __attribute__((always_inline)) uint8_t *batch_commit(struct meter_dest *d, uint8_t *r)
 {
-	if (__builtin_expect(meter_dests[dest].count >= meter_dests[dest].batch, 0)) {
-		batch_ship(dest);
+	if (__builtin_expect(d->count >= d->batch, 0)) {
+		batch_ship((int)(d - meter_dests));
 		return NULL;
 	}
 	return r;

@@ -11,58 +11,37 @@
 #include "encode.h"
 #include "kernel/net/net.h"
 
-/* What a probe of p sees now: the head of its record.  Inline: it is on
- * every probe's path (make bench-kernel's per-metered-event). */
-static inline __attribute__((always_inline)) struct meter_stamp stamp_of(struct proc *p)
+/* What a probe of p sees now, for the slow paths (a mark). */
+static struct meter_stamp stamp_of(struct proc *p)
 {
-	struct meter_stamp s;
-	s.time = arch_clock_ns();
-	s.proc_time = p == current ? p->cpu_ns + (s.time - p->run_start) : p->cpu_ns;
-	s.load = proc_runnable_count();
-	s.task = p->task;
-	s.ctx = &p->meter_ctx;
-	return s;
+	uint64_t now = arch_clock_ns();
+	return (struct meter_stamp){ .time = now, .proc_time = meter_proc_time(p, now), .task = p->task,
+				     .load = proc_runnable_count(), .ctx = &p->meter_ctx };
 }
 
-/* Each probe: p's destination (none: nothing), its stamp, its record
- * written in place by the encoder (encode.h). */
-#define PROBE(p, d, s)                                   \
+/* Each probe: p's destination (none: nothing) and the time; its record is
+ * then written in place by the encoder (encode.h). */
+#define PROBE(p, d, now)                                 \
 	int d = (p)->meter_dest;                         \
 	if (d < 0)                                       \
 		return;                                  \
-	struct meter_stamp s = stamp_of(p)
-
-/* The SEND and RECEIVECALL records, shared by their probes and
- * meter_send_waits. */
-static inline __attribute__((always_inline)) uint8_t *put_send(int d, const struct meter_stamp *s, int32_t link,
-							       const struct kmsg *m, int32_t passlink)
-{
-	return enc_send(d, s, m->from, m->to, m->code, (uint32_t)link,
-			m->has_link ? (uint32_t)passlink : NO_LINK, m->id, m->len,
-			m->has_link ? m->link.task : 0);
-}
-
-static inline __attribute__((always_inline)) uint8_t *put_receivecall(int d, const struct meter_stamp *s,
-								      const struct proc *p, int blocking)
-{
-	return enc_receivecall(d, s, p->task, p->queue.len, (uint32_t)blocking);
-}
+	uint64_t now = arch_clock_ns()
 
 void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	PROBE(p, d, s);
-	put_send(d, &s, link, m, passlink);
+	PROBE(p, d, now);
+	enc_send(p, d, now, link, m, passlink);
 }
 
 void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	PROBE(p, d, s);
+	PROBE(p, d, at);
 	uint32_t ships = batch_ships(d);
 	void *send = NULL, *wait = NULL;
 	if (METERED(p, TRACE_SEND))
-		send = put_send(d, &s, link, m, passlink);
+		send = enc_send(p, d, at, link, m, passlink);
 	if (METERED(p, TRACE_RECEIVECALL))
-		wait = put_receivecall(d, &s, p, 1);
+		wait = enc_receivecall(p, d, at, 1);
 	/* both as of now, their writing done: no other trace was put since */
 	uint64_t now = arch_clock_ns(), cpu = p->cpu_ns + (now - p->run_start);
 	batch_restamp(d, send, ships, &p->meter_ctx, now, cpu);
@@ -71,42 +50,40 @@ void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_
 
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
-	PROBE(to, d, s);
-	enc_queued(d, &s, m->from, m->to, m->id, m->len, to->queue.len, m->code);
+	PROBE(to, d, now);
+	enc_queued(to, d, now, m);
 }
 
 void meter_receivecall(struct proc *p, int blocking)
 {
-	PROBE(p, d, s);
-	put_receivecall(d, &s, p, blocking);
+	PROBE(p, d, now);
+	enc_receivecall(p, d, now, blocking);
 }
 
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
-	PROBE(p, d, s);
-	enc_receive(d, &s, m->from, m->to, m->code, m->id, m->len, passed >= 0 ? (uint32_t)passed : NO_LINK,
-		    p->queue.len);
+	PROBE(p, d, now);
+	enc_receive(p, d, now, m, passed);
 }
 
 void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l)
 {
-	PROBE(p, d, s);
-	enc_link(d, &s, type, (uint32_t)index, l->task, l->code, l->data_len, l->rights);
+	PROBE(p, d, now);
+	enc_link(p, d, now, type, index, l);
 }
 
 void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
 		    uint32_t from_link, uint32_t to_link, uint32_t len, int32_t status)
 {
-	PROBE(p, d, s);
-	enc_movedata(d, &s, from ? from->task : 0, to ? to->task : 0, from_link, to_link, len,
-		     (uint32_t)status);
+	PROBE(p, d, now);
+	enc_movedata(p, d, now, from, to, from_link, to_link, len, status);
 }
 
 void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
 		   uint32_t reason, int32_t status)
 {
-	PROBE(p, d, s);
-	enc_process(d, &s, type, parent, child, reason, (uint32_t)status);
+	PROBE(p, d, now);
+	enc_process(p, d, now, type, parent, child, reason, status);
 }
 
 static void release(struct proc *p)

@@ -68,13 +68,22 @@ static int32_t ship(const struct link *to, uint8_t **pagep, uint32_t len)
 	return 0;
 }
 
-static struct meter_pctx ctx;
-static struct meter_stamp header = { .time = 1000, .task = 0x10002, .ctx = &ctx };
+/* What encode.h reads of the kernel: the running process (none) and the
+ * runnable count. */
+struct proc *current;
+uint32_t proc_runnable_count(void)
+{
+	return 1;
+}
+
+static struct proc traced = { .task = 0x10002 };
+static struct meter_stamp header = { .time = 1000, .task = 0x10002, .load = 1, .ctx = &traced.meter_ctx };
 
 static void put_sends(int d, uint32_t n)
 {
+	struct kmsg msg = { .from = traced.task, .to = 0x10003, .id = 1, .len = 64 };
 	for (uint32_t i = 0; i < n; i++)
-		enc_send(d, &header, header.task, 0x10003, 0, 4, NO_LINK, 1, 64, 0);
+		enc_send(&traced, d, header.time, 4, &msg, -1);
 }
 
 static struct meter_stats stats_now(void)

@@ -20,6 +20,34 @@
 
 #define MACHINE 0xfffe
 
+/* What encode.h reads of the kernel: the running process (none here, so a
+ * process's procTime is its cpu_ns) and the runnable count. */
+struct proc *current;
+static uint32_t load;
+uint32_t proc_runnable_count(void)
+{
+	return load;
+}
+
+/* The process a stamp describes, as the probes see it (its procTime is
+ * its cpu_ns, its context the stamp's); ENC calls an encoder for it at the
+ * stamp's time and keeps its context in the stamp's. */
+static struct proc proc;
+static struct proc *proc_of(const struct meter_stamp *s)
+{
+	proc.task = s->task;
+	proc.cpu_ns = s->proc_time;
+	proc.meter_ctx = *s->ctx;
+	load = s->load;
+	return &proc;
+}
+static uint8_t *kept(const struct meter_stamp *s, uint8_t *r)
+{
+	*s->ctx = proc.meter_ctx;
+	return r;
+}
+#define ENC(fn, d, s, ...) kept(s, fn(proc_of(s), d, (s)->time, __VA_ARGS__))
+
 static uint8_t pages[METER_DESTS + 2][MSG_MAX] __attribute__((aligned(8)));
 static int pages_given;
 static void *page(void)
@@ -96,44 +124,52 @@ static void every_type_round_trips(void **state)
 		uint64_t id = values64[i % NV64];
 		struct meter_stamp s = { .time = values64[i % NV64], .proc_time = values64[(i + 3) % NV64],
 					 .task = w, .load = v & 0xff, .ctx = &ctx[i] };
-		/* SEND, from the traced task and from another */
+		/* the kernel's objects the probes are given: a message from the
+		 * traced task to it, then from and to others with a link */
 		for (int other = 0; other < 2; other++) {
-			uint32_t from = other ? v : s.task;
-			struct trace_send b = { .fromTask = from, .toTask = v, .code = w, .sendLink = v,
-						.passLink = w, .msgId = id, .length = v, .passTask = w };
+			struct kmsg m = { .from = other ? v : s.task, .to = other ? v : s.task, .code = w,
+					  .id = id, .len = v, .has_link = other, .link = { .task = w } };
+			int32_t pass = (int32_t)w;
+			proc.queue.len = other ? w : v;
+			struct trace_send b = { .fromTask = m.from, .toTask = m.to, .code = w, .sendLink = v,
+						.passLink = other ? w : NO_LINK, .msgId = id, .length = v,
+						.passTask = other ? w : 0 };
 			want[n] = full(&s, TRACE_SEND, meter_seq, &b, sizeof b);
-			enc_send(d, &s, from, v, w, v, w, id, v, w);
+			ENC(enc_send, d, &s, (int32_t)v, &m, pass);
 			n++;
-			struct trace_queued q = { .fromTask = w, .toTask = other ? v : s.task, .msgId = ~id,
-						  .length = w, .queueLen = v, .code = v };
+			struct trace_queued q = { .fromTask = m.from, .toTask = m.to, .msgId = id, .length = v,
+						  .queueLen = proc.queue.len, .code = w };
 			want[n] = full(&s, TRACE_QUEUED, meter_seq, &q, sizeof q);
-			enc_queued(d, &s, w, q.toTask, ~id, w, v, v);
+			ENC(enc_queued, d, &s, &m);
 			n++;
-			struct trace_receivecall rc = { .toTask = other ? w : s.task, .queueLen = v, .blocking = w };
+			struct trace_receivecall rc = { .toTask = s.task, .queueLen = proc.queue.len, .blocking = w };
 			want[n] = full(&s, TRACE_RECEIVECALL, meter_seq, &rc, sizeof rc);
-			enc_receivecall(d, &s, rc.toTask, v, w);
+			ENC(enc_receivecall, d, &s, (int)w);
 			n++;
-			struct trace_receive r = { .fromTask = v, .toTask = other ? v : s.task, .code = w,
-						   .msgId = id, .length = w, .passLink = v, .queueLen = w };
+			struct trace_receive r = { .fromTask = m.from, .toTask = m.to, .code = w, .msgId = id,
+						   .length = v, .passLink = (int32_t)pass >= 0 ? w : NO_LINK,
+						   .queueLen = proc.queue.len };
 			want[n] = full(&s, TRACE_RECEIVE, meter_seq, &r, sizeof r);
-			enc_receive(d, &s, v, r.toTask, w, id, w, v, w);
+			ENC(enc_receive, d, &s, &m, pass);
 			n++;
 		}
+		struct link l = { .task = w, .code = v, .data_len = w, .rights = w };
 		for (uint32_t t = TRACE_CREATELINK; t <= TRACE_DESTROYLINK; t++) {
-			struct trace_link l = { .link = v, .toTask = w, .code = v, .dataLen = w, .rights = w };
-			want[n] = full(&s, t, meter_seq, &l, sizeof l);
-			enc_link(d, &s, t, v, w, v, w, w);
+			struct trace_link tl = { .link = v, .toTask = w, .code = v, .dataLen = w, .rights = w };
+			want[n] = full(&s, t, meter_seq, &tl, sizeof tl);
+			ENC(enc_link, d, &s, t, (int32_t)v, &l);
 			n++;
 		}
-		struct trace_movedata m = { .fromTask = v, .toTask = w, .fromLink = w, .toLink = v, .length = w,
-					    .status = v };
+		struct link to = { .task = v };
+		struct trace_movedata m = { .fromTask = i % 2 ? w : 0, .toTask = v, .fromLink = w, .toLink = v,
+					    .length = w, .status = v };
 		want[n] = full(&s, TRACE_MOVEDATA, meter_seq, &m, sizeof m);
-		enc_movedata(d, &s, v, w, w, v, w, v);
+		ENC(enc_movedata, d, &s, i % 2 ? &l : NULL, &to, w, v, w, (int32_t)v);
 		n++;
 		for (uint32_t t = TRACE_CREATEPROCESS; t <= TRACE_STOPPROCESS; t++) {
 			struct trace_process p = { .parentTask = v, .childTask = w, .reason = w, .status = v };
 			want[n] = full(&s, t, meter_seq, &p, sizeof p);
-			enc_process(d, &s, t, v, w, w, v);
+			ENC(enc_process, d, &s, t, v, w, w, (int32_t)v);
 			n++;
 		}
 		struct trace_mark mk = { .token = v };
@@ -158,10 +194,11 @@ static void usual_records_are_compact(void **state)
 	struct meter_pctx ctx = { 0 };
 	struct meter_stamp s = { .time = 5000000000ull, .proc_time = 3000000000ull, .task = 0x10004, .load = 2,
 				 .ctx = &ctx };
+	struct kmsg msg = { .from = s.task, .to = 0x20001, .code = 5, .id = 0x1000000000022ull, .len = 64 };
 	for (int i = 0; i < 32; i++) {
 		s.time += 1000;
 		s.proc_time += 700;
-		enc_send(d, &s, s.task, 0x20001, 5, 4, NO_LINK, 0x1000000000022ull, 64, 0);
+		ENC(enc_send, d, &s, 4, &msg, -1);
 	}
 	assert_int_equal(nbatches, 1);
 	assert_int_equal(batch_bytes, sizeof(struct meter_batch_header) + sizeof(struct tw_base) +
@@ -188,12 +225,12 @@ static void deltas_that_overflow(void **state)
 		s.proc_time += steps[(i + 2) % (sizeof steps / sizeof steps[0])];
 		times[n] = s.time;
 		procs[n++] = s.proc_time;
-		enc_receivecall(d, &s, s.task, 0, 1);
+		ENC(enc_receivecall, d, &s, 1);
 	}
 	s.time -= 0x200000000ull; /* a clock that went back */
 	times[n] = s.time;
 	procs[n++] = s.proc_time;
-	enc_receivecall(d, &s, s.task, 0, 1);
+	ENC(enc_receivecall, d, &s, 1);
 	batch_ship(d);
 	assert_int_equal(ngot, n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -218,9 +255,9 @@ static void interleaved_destinations_and_processes(void **state)
 		s1.time = s2.time = 100 + (uint64_t)i * 10;
 		s1.proc_time += 5;
 		s2.proc_time += 9;
-		enc_receivecall(a, &s1, s1.task, (uint32_t)i, 1);                    /* seq0 + 3i     */
-		enc_receivecall(i % 2 ? a : b, &s2, s2.task, (uint32_t)i, 0);        /* seq0 + 3i + 1 */
-		enc_receivecall(b, &s1, s1.task, (uint32_t)i, 1);                    /* seq0 + 3i + 2 */
+		ENC(enc_receivecall, a, &s1, 1);                    /* seq0 + 3i     */
+		ENC(enc_receivecall, i % 2 ? a : b, &s2, 0);        /* seq0 + 3i + 1 */
+		ENC(enc_receivecall, b, &s1, 1);                    /* seq0 + 3i + 2 */
 	}
 	batch_ship(a);
 	uint32_t na = ngot;
@@ -249,8 +286,9 @@ static void restamped_record(void **state)
 	struct meter_pctx ctx = { 0 };
 	struct meter_stamp s = { .time = 0xfffffffffull, .proc_time = 77, .task = 0x10003, .ctx = &ctx };
 	uint32_t ships = batch_ships(d);
-	uint8_t *r = enc_send(d, &s, s.task, 0x10004, 1, 4, NO_LINK, 9, 0, 0);
-	uint8_t *w = enc_receivecall(d, &s, s.task, 0, 1);
+	struct kmsg msg = { .from = s.task, .to = 0x10004, .code = 1, .id = 9 };
+	uint8_t *r = ENC(enc_send, d, &s, 4, &msg, -1);
+	uint8_t *w = ENC(enc_receivecall, d, &s, 1);
 	assert_non_null(r);
 	batch_restamp(d, r, ships, &ctx, s.time + 0x7fffffffull + 500, 77 + 400);
 	batch_restamp(d, w, ships, &ctx, s.time + 0x7fffffffull + 500, 77 + 400);
