@@ -63,7 +63,7 @@ static uint32_t held_drops(const struct meter_dest *d)
 {
 	uint32_t n = 0;
 	if (d->drop_at)
-		memcpy(&n, records(d) + d->drop_at + TW_HEAD_SIZE, sizeof n);
+		n = ((const struct tw_word *)(const void *)(records(d) + d->drop_at + TW_HEAD_SIZE))->value;
 	return n;
 }
 
@@ -96,7 +96,7 @@ static int32_t ship(struct meter_dest *d)
 		.magic = METER_BATCH_MAGIC, .version = METER_BATCH_COMPACT,
 		.count = (uint16_t)d->count, .machine = machine, .bytes = d->used,
 	};
-	memcpy(d->page, &h, sizeof h);
+	*(struct meter_batch_header *)(void *)d->page = h;
 	int32_t r = ship_fn ? ship_fn(&d->link, &d->page, BATCH_HDR_SIZE + d->used) : E_QUEUEFULL;
 	if (r == 0) {
 		stats.batches++;
@@ -115,10 +115,13 @@ static int32_t ship(struct meter_dest *d)
 	return r;
 }
 
-static void append(struct meter_dest *d, const void *rec, uint32_t len)
+/* The next record's place in d (records are 4-byte aligned: stores of
+ * their own type, no memcpy call in the kernel's -fno-builtin build). */
+static void *next_record(struct meter_dest *d, uint32_t len)
 {
-	memcpy(records(d) + d->used, rec, len);
+	void *at = records(d) + d->used;
 	d->used += len;
+	return at;
 }
 
 /* The record of s (its BASE and CTX first when it needs them), head
@@ -132,7 +135,7 @@ static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint
 	if (d->used == 0 || meter_last != d || dt > TW_DELTA_MAX) {
 		struct tw_base b = { .type = TW_BASE, .seq = seq, .time_lo = (uint32_t)s->time,
 				     .time_hi = (uint32_t)(s->time >> 32) };
-		append(d, &b, sizeof b);
+		*(struct tw_base *)next_record(d, sizeof b) = b;
 		d->base_time = s->time;
 		dt = 0;
 	}
@@ -142,7 +145,7 @@ static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint
 	if (c->epoch != d->epoch || dp > TW_DELTA_MAX) {
 		struct tw_ctx x = { .type = TW_CTX, .pid = (uint16_t)TASK_PID(s->task), .task = s->task,
 				    .base_lo = (uint32_t)s->proc_time, .base_hi = (uint32_t)(s->proc_time >> 32) };
-		append(d, &x, sizeof x);
+		*(struct tw_ctx *)next_record(d, sizeof x) = x;
 		c->epoch = d->epoch;
 		c->base = s->proc_time;
 		dp = 0;
@@ -150,7 +153,7 @@ static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint
 	uint8_t *at = records(d) + d->used;
 	struct tw_head h = { .type = (uint8_t)type, .load = (uint8_t)s->load,
 			     .pid = (uint16_t)TASK_PID(s->task), .dt = (uint32_t)dt, .dproc = (uint32_t)dp };
-	memcpy(at, &h, sizeof h);
+	*(struct tw_head *)(void *)at = h;
 	d->used += tw_record_size(type);
 	d->count++;
 	return at;
@@ -173,7 +176,7 @@ static void count_drops(struct meter_dest *d, const struct meter_stamp *s, uint3
 		uint8_t *at = put_head(d, s, TRACE_DROPPED);
 		d->drop_at = (uint32_t)(at - records(d));
 	}
-	memcpy(records(d) + d->drop_at + TW_HEAD_SIZE, &count, sizeof count);
+	((struct tw_word *)(void *)(records(d) + d->drop_at + TW_HEAD_SIZE))->value = count;
 }
 
 uint8_t *batch_reserve_slow(int dest, const struct meter_stamp *s, uint32_t type)
@@ -207,8 +210,8 @@ void batch_restamp(int dest, void *record, uint32_t ships, const struct meter_pc
 	if (!record || d->ships != ships)
 		return; /* dropped, or gone with its batch */
 	uint32_t dt = (uint32_t)(time - d->base_time), dp = (uint32_t)(proc_time - c->base);
-	memcpy((uint8_t *)record + offsetof(struct tw_head, dt), &dt, sizeof dt);
-	memcpy((uint8_t *)record + offsetof(struct tw_head, dproc), &dp, sizeof dp);
+	((struct tw_head *)record)->dt = dt;
+	((struct tw_head *)record)->dproc = dp;
 }
 
 static int same_link(const struct link *a, const struct link *b)
@@ -279,7 +282,7 @@ int32_t batch_mark(int dest, const struct meter_stamp *s, uint32_t token)
 		return E_QUEUEFULL;
 	d->in_use = 1; /* a ship above may have freed a destination nobody uses */
 	uint8_t *at = put_head(d, s, TRACE_MARK);
-	memcpy(at + TW_HEAD_SIZE, &token, sizeof token);
+	((struct tw_word *)(void *)(at + TW_HEAD_SIZE))->value = token;
 	int32_t r = ship(d);
 	return r == E_DEAD || r == E_NODEDOWN ? r : 0; /* backed up: it goes later, in order */
 }
