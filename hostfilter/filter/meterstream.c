@@ -227,8 +227,9 @@ static int log_batch(struct filter_core *c, const struct meter_batch_header *h,
 }
 
 /* The compact batch at p (len bytes, header h) as full records in
- * c->wide, *full their header: 0, a decoder error (enum tw_error), or -2
- * (no memory: c->err says so). */
+ * c->wide, *full their header: 0, a decoder error (enum tw_error, < 0),
+ * or DECODE_NOMEM (c->err says so). */
+#define DECODE_NOMEM 1
 static int decode_batch(struct filter_core *c, const uint8_t *p, size_t len, struct meter_batch_header *full)
 {
 	size_t want = (size_t)full->count * TRACE_MAX_SIZE;
@@ -236,7 +237,7 @@ static int decode_batch(struct filter_core *c, const uint8_t *p, size_t len, str
 		uint8_t *bigger = realloc(c->wide, want);
 		if (!bigger) {
 			snprintf(c->err, sizeof c->err, "out of memory");
-			return -2;
+			return DECODE_NOMEM;
 		}
 		c->wide = bigger;
 		c->wide_cap = want;
@@ -281,7 +282,7 @@ static long take_batch(struct filter_core *c, struct meter_stream *s, const uint
 	const uint8_t *records = p + BATCH_HEADER_SIZE;
 	if (h.version == METER_BATCH_COMPACT) {
 		int r = decode_batch(c, p, total, &full);
-		if (r == -2)
+		if (r == DECODE_NOMEM)
 			return -2;
 		if (r < 0)
 			return refuse(why, r == TW_ERR_TYPE ? NOTE_UNKNOWN_TYPE : NOTE_BAD_BATCH_SIZE,

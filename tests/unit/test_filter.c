@@ -687,6 +687,37 @@ static void test_compact_batch_logs_its_full_records(void **state)
 	free(cl);
 }
 
+/* A compact batch the decoder refuses is noted like any bad batch: a
+ * record cut short by the batch's end (once taken for a log failure: the
+ * filter stopped with "the log could not be written", found by fuzzing)
+ * is reason 3, a record of an unknown type reason 5. */
+static void test_bad_compact_batches_are_noted(void **state)
+{
+	(void)state;
+	static const uint8_t kinds[] = { 0, 1 };
+	static const uint32_t want[] = { NOTE_BAD_BATCH_SIZE, NOTE_UNKNOWN_TYPE };
+	for (unsigned k = 0; k < sizeof kinds; k++) {
+		uint8_t b[256];
+		size_t c = sizeof(struct meter_batch_header);
+		struct tw_base base = { .type = TW_BASE, .seq = 1, .time_lo = 100 };
+		struct tw_ctx ctx = { .type = TW_CTX, .pid = 3, .task = 0x10003 };
+		struct tw_head send = { k ? 0x3f : TRACE_SEND, 1, 3, 0, 0 };
+		c += PUT(b + c, base);
+		c += PUT(b + c, ctx);
+		c += PUT(b + c, send);
+		memset(b + c, 0, 8);
+		c += 8; /* 20 bytes of a 32-byte record */
+		struct meter_batch_header h = { METER_BATCH_MAGIC, METER_BATCH_COMPACT, 1, 1,
+						(uint32_t)(c - sizeof h) };
+		memcpy(b, &h, sizeof h);
+		tf_make_log(tf_path("badc.log"), NULL, b, c);
+		uint32_t reasons[4], machines[4];
+		assert_int_equal(notes(tf_path("badc.log"), reasons, machines, 4), 1);
+		assert_int_equal(reasons[0], want[k]);
+		assert_int_equal(machines[0], 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -707,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors_and_help),
 		cmocka_unit_test(test_timeout_stops_the_filter_by_itself),
 		cmocka_unit_test(test_compact_batch_logs_its_full_records),
+		cmocka_unit_test(test_bad_compact_batches_are_noted),
 	};
 	return cmocka_run_group_tests(tests, NULL, tf_cleanup);
 }
