@@ -160,7 +160,13 @@ static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint
 }
 
 /* Room for n more traces at their largest.  A batch always keeps room
- * for one more, so a DROPPED trace fits when the path backs up. */
+ * for one more, so a DROPPED trace fits when the path backs up.  So the
+ * records never come nearer the page's end than that room less a DROPPED
+ * trace with its BASE and CTX: meter_reserve's stores of a head's deltas
+ * before its checks (encode.h) stay in the page even then. */
+_Static_assert(sizeof(struct tw_base) + sizeof(struct tw_ctx) + TW_HEAD_SIZE + sizeof(struct tw_word) +
+		       TW_HEAD_SIZE <= TW_TRACE_MAX,
+	       "a full page keeps room for a head's early stores");
 static int room_for(const struct meter_dest *d, uint32_t n)
 {
 	return BATCH_HDR_SIZE + d->used + n * TW_TRACE_MAX <= MSG_MAX;

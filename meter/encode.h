@@ -14,7 +14,8 @@
  *
  * The fast path, shaped for i386's few registers: the deltas are stored
  * before they are checked (a record the slow path then writes again lies
- * at the same place or later: nothing of it is read), and one compare of
+ * at the same place or later: nothing of it is read; and a page always
+ * has room for them, batch.c's room_for), and one compare of
  * the process's batch epoch covers a batch's first record, a process's
  * first record in it, a backed-up batch and drops to tell
  * (meter_dest.fast_epoch, batch.c).

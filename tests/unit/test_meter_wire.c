@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "meter/encode.h"
@@ -48,11 +49,14 @@ static uint8_t *kept(const struct meter_stamp *s, uint8_t *r)
 }
 #define ENC(fn, d, s, ...) kept(s, fn(proc_of(s), d, (s)->time, __VA_ARGS__))
 
-static uint8_t pages[METER_DESTS + 2][MSG_MAX] __attribute__((aligned(8)));
+static uint8_t *pages[METER_DESTS + 2]; /* each its own allocation (AddressSanitizer) */
 static int pages_given;
 static void *page(void)
 {
-	return pages_given < METER_DESTS + 2 ? pages[pages_given++] : NULL;
+	if (pages_given == METER_DESTS + 2)
+		return NULL;
+	pages[pages_given] = malloc(MSG_MAX);
+	return pages[pages_given++];
 }
 
 /* Every batch shipped, decoded. */
