@@ -63,7 +63,7 @@ $(eval $(call unit_test,test_analysis_cli,tests/unit/test_analysis_cli.c $(ANALY
 # The report test writes filter logs with the filter's own code
 # (test_filter_support.c), so it links the filter and the library too.
 REPORT_TEST_FILTER := tests/unit/test_filter_support.c hostfilter/filter/rules.c \
-	hostfilter/filter/meterstream.c hostfilter/filter/nodeauth.c hostfilter/filter/shed.c hostfilter/commands/filter.c hostfilter/commands/dump.c
+	hostfilter/filter/meterstream.c kernel/abi/tracewire.c hostfilter/filter/nodeauth.c hostfilter/filter/shed.c hostfilter/commands/filter.c hostfilter/commands/dump.c
 $(eval $(call unit_test,test_report,tests/unit/test_report.c tests/unit/test_html_page.c \
 	$(REPORT_TEST_FILTER) $(ANALYSIS_ALL) $(TRACELOG_LIB)))
 

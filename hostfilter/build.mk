@@ -19,7 +19,7 @@ $(TRACELOG_ASAN_LIB): $(call asan_obj,$(TRACELOG_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c hostfilter/filter/nodeauth.c \
+FILTER_CORE := hostfilter/filter/rules.c hostfilter/filter/meterstream.c kernel/abi/tracewire.c hostfilter/filter/nodeauth.c \
 	hostfilter/filter/shed.c
 FILTER_CMDS := hostfilter/commands/filter.c hostfilter/commands/dump.c
 

@@ -126,6 +126,13 @@ enum proc_state {
 	                 completion (kernel/disk.c)                          */
 };
 
+/* A process's context in the meter's compact records (meter/batch.c): the
+ * batch (epoch) whose CTX record gave its procTime base. */
+struct meter_pctx {
+	uint32_t epoch; /* 0: none */
+	uint64_t base;
+};
+
 struct proc {
 	enum proc_state state;  /* written by proc_set_state (proc.c) only    */
 	int stopped;           /* created-suspended or stopped by the pm (proc_set_stopped) */
@@ -171,6 +178,7 @@ struct proc {
 	/* metering (meter/): one bit per trace type, and the destination index */
 	uint32_t meter_flags;
 	int meter_dest;
+	struct meter_pctx meter_ctx; /* its procTime base in a batch (meter/batch.h) */
 	void *kstack;               /* one page, the kernel's stack for it; the
 	                               trap frame sits at its top */
 	struct arch_proc arch;

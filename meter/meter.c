@@ -1,134 +1,89 @@
 /*
  * meter/meter.c - the kernel's probes and each process's meter settings:
  * the probe functions make a trace's body and header from the kernel's
- * objects (a process, a message, a link) and add it to the process's
- * destination's batch (batch.c).  This is the narrow interface the kernel
+ * objects (a process, a message, a link) and write it in place in the
+ * process's destination's batch (encode.h, batch.h).  This is the narrow interface the kernel
  * calls downward into (ipc.c, lifecycle.c, kservice.c, timer.c); it never sends
  * a message itself.  Batches leave through ship.c, which sits above ipc.c
  * and hands them to ipc_kernel_send or a host link.
  */
 #include "meter.h"
+#include "encode.h"
 #include "kernel/net/net.h"
 
-/* A trace header for p now: machine, time, procTime, load, task.  Inline:
- * it is on every probe's path (make bench-kernel's per-metered-event). */
-static inline __attribute__((always_inline)) struct trace_header header_of(const struct proc *p)
+/* What a probe of p sees now, for the slow paths (a mark). */
+static struct meter_stamp stamp_of(struct proc *p)
 {
-	struct trace_header h;  /* traceType, seq, size: batch.c's (no zeroing here) */
-	h.machine = node_id;
-	h.time = arch_clock_ns();
-	h.procTime = p == current ? p->cpu_ns + (h.time - p->run_start) : p->cpu_ns;
-	h.load = proc_runnable_count();
-	h.task = p->task;
-	return h;
+	uint64_t now = arch_clock_ns();
+	return (struct meter_stamp){ .time = now, .proc_time = meter_proc_time(p, now), .task = p->task,
+				     .load = proc_runnable_count(), .ctx = &p->meter_ctx };
 }
 
-/* Inline into each probe, as header_of: one call (batch_put) per trace. */
-static inline __attribute__((always_inline)) void emit(struct proc *p, uint32_t type, const void *body,
-						       uint32_t body_len)
-{
-	if (p->meter_dest < 0)
-		return;
-	struct trace_header h = header_of(p);
-	batch_put(p->meter_dest, &h, type, body, body_len);
-}
-
-/* The bodies of a SEND and a RECEIVECALL, shared by their probes and
- * meter_send_waits. */
-static inline __attribute__((always_inline)) struct trace_send send_body(int32_t link, const struct kmsg *m,
-									 int32_t passlink)
-{
-	return (struct trace_send){
-		.fromTask = m->from, .toTask = m->to, .code = m->code, .sendLink = (uint32_t)link,
-		.passLink = m->has_link ? (uint32_t)passlink : NO_LINK, .msgId = m->id, .length = m->len,
-		.passTask = m->has_link ? m->link.task : 0,
-	};
-}
-
-static inline __attribute__((always_inline)) struct trace_receivecall receivecall_body(const struct proc *p,
-										      int blocking)
-{
-	return (struct trace_receivecall){ .toTask = p->task, .queueLen = p->queue.len,
-					   .blocking = (uint32_t)blocking };
-}
+/* Each probe: p's destination (none: nothing) and the time; its record is
+ * then written in place by the encoder (encode.h). */
+#define PROBE(p, d, now)                                 \
+	int d = (p)->meter_dest;                         \
+	if (d < 0)                                       \
+		return;                                  \
+	uint64_t now = arch_clock_ns()
 
 void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	struct trace_send b = send_body(link, m, passlink);
-	emit(p, TRACE_SEND, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_send(p, d, now, link, m, passlink);
 }
 
 void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
-	int d = p->meter_dest;
-	if (d < 0)
-		return;
+	PROBE(p, d, at);
 	uint32_t ships = batch_ships(d);
 	void *send = NULL, *wait = NULL;
-	struct trace_header h = header_of(p);
-	if (METERED(p, TRACE_SEND)) {
-		struct trace_send b = send_body(link, m, passlink);
-		send = batch_put(d, &h, TRACE_SEND, &b, sizeof b);
-	}
-	if (METERED(p, TRACE_RECEIVECALL)) {
-		struct trace_receivecall b = receivecall_body(p, 1);
-		wait = batch_put(d, &h, TRACE_RECEIVECALL, &b, sizeof b);
-	}
+	if (METERED(p, TRACE_SEND))
+		send = enc_send(p, d, at, link, m, passlink);
+	if (METERED(p, TRACE_RECEIVECALL))
+		wait = enc_receivecall(p, d, at, 1);
 	/* both as of now, their writing done: no other trace was put since */
 	uint64_t now = arch_clock_ns(), cpu = p->cpu_ns + (now - p->run_start);
-	batch_restamp(d, send, ships, now, cpu);
-	batch_restamp(d, wait, ships, now, cpu);
+	batch_restamp(d, send, ships, &p->meter_ctx, now, cpu);
+	batch_restamp(d, wait, ships, &p->meter_ctx, now, cpu);
 }
 
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
-	struct trace_queued b = {
-		.fromTask = m->from, .toTask = m->to, .msgId = m->id, .length = m->len,
-		.queueLen = to->queue.len, .code = m->code,
-	};
-	emit(to, TRACE_QUEUED, &b, sizeof b);
+	PROBE(to, d, now);
+	enc_queued(to, d, now, m);
 }
 
 void meter_receivecall(struct proc *p, int blocking)
 {
-	struct trace_receivecall b = receivecall_body(p, blocking);
-	emit(p, TRACE_RECEIVECALL, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_receivecall(p, d, now, blocking);
 }
 
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
-	struct trace_receive b = {
-		.fromTask = m->from, .toTask = m->to, .code = m->code, .msgId = m->id, .length = m->len,
-		.passLink = passed >= 0 ? (uint32_t)passed : NO_LINK, .queueLen = p->queue.len,
-	};
-	emit(p, TRACE_RECEIVE, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_receive(p, d, now, m, passed);
 }
 
 void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l)
 {
-	struct trace_link b = {
-		.link = (uint32_t)index, .toTask = l->task, .code = l->code,
-		.dataLen = l->data_len, .rights = l->rights,
-	};
-	emit(p, type, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_link(p, d, now, type, index, l);
 }
 
 void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
 		    uint32_t from_link, uint32_t to_link, uint32_t len, int32_t status)
 {
-	struct trace_movedata b = {
-		.fromTask = from ? from->task : 0, .toTask = to ? to->task : 0,
-		.fromLink = from_link, .toLink = to_link, .length = len, .status = (uint32_t)status,
-	};
-	emit(p, TRACE_MOVEDATA, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_movedata(p, d, now, from, to, from_link, to_link, len, status);
 }
 
 void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
 		   uint32_t reason, int32_t status)
 {
-	struct trace_process b = { .parentTask = parent, .childTask = child, .reason = reason,
-				   .status = (uint32_t)status };
-	emit(p, type, &b, sizeof b);
+	PROBE(p, d, now);
+	enc_process(p, d, now, type, parent, child, reason, status);
 }
 
 static void release(struct proc *p)
@@ -184,8 +139,8 @@ int32_t meter_mark(struct proc *p, const struct link *to, uint32_t token)
 	int i = batch_dest(to, 0);
 	if (i < 0)
 		return i;
-	struct trace_header h = header_of(p);
-	return batch_mark(i, &h, token);
+	struct meter_stamp s = stamp_of(p);
+	return batch_mark(i, &s, token);
 }
 
 void meter_tick(void)

@@ -1,7 +1,8 @@
 /*
  * meter/ship.c - where the meter's batches go: a batch for a process (a
- * filter on this or another node) is a message from the kernel
- * (ipc_kernel_send); a batch for a host service (a meter link naming the
+ * filter on this or another node) is a message from the kernel (on this
+ * node the message takes the batch's page: ship_local; to another node,
+ * ipc_kernel_send); a batch for a host service (a meter link naming the
  * kernel, made by meter_host_link in meter.c) is bytes on the node's host
  * link to it.
  *
@@ -40,10 +41,45 @@ static int32_t ship_to_host(uint32_t service, const void *bytes, uint32_t len)
 	return hostlink_send(host_links[service] - 1, bytes, len);
 }
 
-static int32_t ship_now(const struct link *to, const void *bytes, uint32_t len)
+/* A batch to a filter process on this node: the message is given the
+ * batch's page itself (no copy) and the meter a fresh page.  Checked
+ * first, as ipc_kernel_send checks a batch, so that a backed-up filter
+ * leaves the page with the meter; once handed on it cannot be refused. */
+static int32_t ship_local(const struct link *to, uint8_t **page, uint32_t len)
 {
-	return TASK_PID(to->task) == KERNEL_PID ? ship_to_host(to->code, bytes, len)
-						: ipc_kernel_send(to, bytes, len, 1);
+	struct proc *dest = proc_by_task(to->task);
+	if (!dest)
+		return E_DEAD;
+	if (dest->queue.len >= QUEUE_MAX)
+		return E_QUEUEFULL;
+	if (!msgpool_room(&msgpool))
+		return E_NOMEM;
+	uint8_t *fresh = palloc_unzeroed();
+	if (!fresh)
+		return E_NOMEM;
+	int32_t err;
+	struct kmsg *m = msg_new(NULL, TASK_OF(node_id, KERNEL_PID), to->task, NULL, 0, &err);
+	if (!m) {
+		pfree(fresh);
+		return err;
+	}
+	m->data = *page;
+	m->len = len;
+	m->code = to->code;
+	m->is_meter = 1;
+	*page = fresh;
+	return ipc_deliver(NULL, m, 0) == 0 ? 0 : E_DEAD; /* the page has gone with it */
+}
+
+/* Another node's filter: its bytes are copied into frames anyway, and a
+ * refused batch must stay held, so the page stays. */
+static int32_t ship_now(const struct link *to, uint8_t **page, uint32_t len)
+{
+	if (TASK_PID(to->task) == KERNEL_PID)
+		return ship_to_host(to->code, *page, len);
+	if (TASK_NODE(to->task) == node_id)
+		return ship_local(to, page, len);
+	return ipc_kernel_send(to, *page, len, 1);
 }
 
 /* Virtual time: shipping is the host's business, so it is left out of the
@@ -52,7 +88,7 @@ static int32_t ship_now(const struct link *to, const void *bytes, uint32_t len)
  * (docs/virtual-time.md §2.6). */
 struct pending {
 	const struct link *to;
-	const void *bytes;
+	uint8_t **page;
 	uint32_t len;
 	int32_t r;
 };
@@ -60,15 +96,15 @@ struct pending {
 static int went(void *arg)
 {
 	struct pending *p = arg;
-	p->r = ship_now(p->to, p->bytes, p->len);
+	p->r = ship_now(p->to, p->page, p->len);
 	return p->r == 0 || p->r == E_DEAD || p->r == E_NODEDOWN;
 }
 
-static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
+static int32_t ship(const struct link *to, uint8_t **page, uint32_t len)
 {
 	if (!vtime_on)
-		return ship_now(to, bytes, len);
-	struct pending p = { to, bytes, len, 0 };
+		return ship_now(to, page, len);
+	struct pending p = { to, page, len, 0 };
 	vtime_exclude_begin();
 	if (!went(&p))
 		net_wait_until(went, &p);
@@ -78,5 +114,5 @@ static int32_t ship(const struct link *to, const void *bytes, uint32_t len)
 
 void meter_ship_init(void)
 {
-	batch_init(node_id, ship);
+	batch_init(node_id, ship, palloc_unzeroed);
 }

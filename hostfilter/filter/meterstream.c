@@ -5,6 +5,12 @@
  * reads the type and size from fixed header offsets, looks the type up in
  * an array, runs the type's compiled rules and packs the kept fields into
  * the log buffer.  Nothing is allocated per record or per batch.
+ *
+ * The kernel sends compact batches (version METER_BATCH_COMPACT,
+ * kernel/abi/tracewire.h): take_batch decodes one with the shared decoder
+ * into full records (version 1's layout, which the filter also takes as
+ * it is) and logs those, so the log and everything after it see the
+ * records of kernel/abi/trace.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +19,7 @@
 
 #include "meterstream.h"
 #include "kernel/abi/trace.h"
+#include "kernel/abi/tracewire.h"
 
 #define STREAM_READ_ROOM (64 * 1024)
 #define BATCH_HEADER_SIZE sizeof(struct meter_batch_header)
@@ -29,6 +36,10 @@ int core_open(struct filter_core *c, const struct formats *fm, struct rules *r,
 {
 	memset(c, 0, sizeof *c);
 	c->log.fd = -1;
+	if (!(c->dec = malloc(sizeof *c->dec))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	c->fm = fm;
 	c->rules = r;
 	log_note_format(&c->note_format);
@@ -56,6 +67,10 @@ int core_open(struct filter_core *c, const struct formats *fm, struct rules *r,
 
 int core_close(struct filter_core *c, char *err, size_t errlen)
 {
+	free(c->dec);
+	free(c->wide);
+	c->dec = NULL;
+	c->wide = NULL;
 	return logw_close(&c->log, err, errlen);
 }
 
@@ -129,9 +144,16 @@ static int check_batch_header(const struct filter_core *c, const struct meter_ba
 {
 	if (h->magic != METER_BATCH_MAGIC)
 		return refuse(why, NOTE_BAD_MAGIC, "found 0x%08x", h->magic);
+	if (h->version == METER_BATCH_COMPACT) {
+		if (h->bytes % 4 || (uint64_t)h->bytes > (uint64_t)h->count * TW_TRACE_MAX ||
+		    (uint64_t)h->bytes < (uint64_t)h->count * 16)
+			return refuse(why, NOTE_BAD_BATCH_SIZE, "%u compact records cannot take %u bytes",
+				      h->count, h->bytes);
+		return 0;
+	}
 	if (h->version != METER_BATCH_VERSION)
-		return refuse(why, NOTE_BAD_VERSION, "version %u, expected %u", h->version,
-			      METER_BATCH_VERSION);
+		return refuse(why, NOTE_BAD_VERSION, "version %u, expected %u or %u", h->version,
+			      METER_BATCH_VERSION, METER_BATCH_COMPACT);
 	if ((uint64_t)h->bytes > (uint64_t)h->count * TRACE_MAX_SIZE ||
 	    (uint64_t)h->bytes < (uint64_t)h->count * c->fm->header_size)
 		return refuse(why, NOTE_BAD_BATCH_SIZE, "%u records cannot take %u bytes", h->count,
@@ -204,6 +226,35 @@ static int log_batch(struct filter_core *c, const struct meter_batch_header *h,
 	return 0;
 }
 
+/* The compact batch at p (len bytes, header h) as full records in
+ * c->wide, *full their header: 0, a decoder error (enum tw_error, < 0),
+ * or DECODE_NOMEM (c->err says so). */
+#define DECODE_NOMEM 1
+static int decode_batch(struct filter_core *c, const uint8_t *p, size_t len, struct meter_batch_header *full)
+{
+	size_t want = (size_t)full->count * TRACE_MAX_SIZE;
+	if (want > c->wide_cap) {
+		uint8_t *bigger = realloc(c->wide, want);
+		if (!bigger) {
+			snprintf(c->err, sizeof c->err, "out of memory");
+			return DECODE_NOMEM;
+		}
+		c->wide = bigger;
+		c->wide_cap = want;
+	}
+	int r = tw_begin(c->dec, p, len);
+	size_t at = 0;
+	union tw_full rec;
+	while (r == 0 && (r = tw_next(c->dec, &rec)) == 1) {
+		memcpy(c->wide + at, &rec, rec.h.size);
+		at += rec.h.size;
+		r = 0;
+	}
+	full->version = METER_BATCH_VERSION;
+	full->bytes = (uint32_t)at;
+	return r;
+}
+
 /* Handle the batch at p (avail bytes).  Returns bytes used, 0 if the batch
  * is not whole yet, -1 refused (why says why), -2 log error. */
 static long take_batch(struct filter_core *c, struct meter_stream *s, const uint8_t *p,
@@ -227,8 +278,20 @@ static long take_batch(struct filter_core *c, struct meter_stream *s, const uint
 	size_t most = (size_t)h.count * (2 + c->rules->layouts.max_packed);
 	if (logw_reserve(&c->log, most, c->err, sizeof c->err))
 		return -2;
+	struct meter_batch_header full = h;
+	const uint8_t *records = p + BATCH_HEADER_SIZE;
+	if (h.version == METER_BATCH_COMPACT) {
+		int r = decode_batch(c, p, total, &full);
+		if (r == DECODE_NOMEM)
+			return -2;
+		if (r < 0)
+			return refuse(why, r == TW_ERR_TYPE ? NOTE_UNKNOWN_TYPE : NOTE_BAD_BATCH_SIZE,
+				      "compact record %u of %u: %s", c->dec->seen, h.count,
+				      tw_error_name(r));
+		records = c->wide;
+	}
 	uint64_t kept = 0, dropped = 0;
-	if (log_batch(c, &h, p + BATCH_HEADER_SIZE, s->node, &kept, &dropped, why))
+	if (log_batch(c, &full, records, s->node, &kept, &dropped, why))
 		return -1;
 	s->machine = h.machine;
 	c->st.batches++;

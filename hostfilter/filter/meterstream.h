@@ -45,6 +45,9 @@ struct filter_core {
 	struct format_field machine;  /* the header's machine field */
 	int has_machine;
 	struct filter_stats st;
+	struct tw_decoder *dec;   /* compact batches (kernel/abi/tracewire.h) ... */
+	uint8_t *wide;            /* ... decoded into full records here */
+	size_t wide_cap;
 	char err[512];            /* why the log could not be written */
 };
 

@@ -8,6 +8,7 @@ PROGRAMS += $(GUEST_SUITES) t_child t_remote t_mpp
 t_mpp_SRCS := tests/guest/t_mpp.c $(GTEST_SRCS)
 t_remote_SRCS := tests/guest/t_remote.c $(GTEST_SRCS)
 $(foreach t,$(GUEST_SUITES),$(eval $(t)_SRCS := tests/guest/$(t).c $(GTEST_SRCS)))
+t_meter_SRCS += kernel/abi/tracewire.c
 t_child_SRCS := tests/guest/t_child.c
 t_fs_SRCS += servers/fs/fsclient.c servers/fs/fsproto.c
 t_diskerr_SRCS += servers/fs/fsclient.c servers/fs/fsproto.c

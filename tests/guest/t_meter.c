@@ -1,8 +1,9 @@
 /*
  * tests/guest/t_meter.c - the kernel's meter, with this test process as the
  * filter: the meter link of the processes it meters names itself, so the
- * kernel's trace batches arrive here as messages and are checked record by
- * record (kernel/abi/trace.h).
+ * kernel's trace batches arrive here as messages, are decoded with the
+ * shared decoder (kernel/abi/tracewire.h) and checked record by record
+ * (kernel/abi/trace.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "gtest.h"
 #include "servers/lib/pm.h"
 #include "kernel/abi/trace.h"
+#include "kernel/abi/tracewire.h"
 
 #define METER_CODE 0x3e7e
 #define NOTICE_CODE 0x4e     /* gtest's notify link */
@@ -38,40 +40,31 @@ static uint32_t drops_told, dropped_recs; /* DROPPED traces seen, kept or not */
 static uint8_t batch[MSG_MAX];
 static int meter_link = -1;
 
+static struct tw_decoder dec;
+
+/* A batch from the kernel, decoded with the shared decoder
+ * (kernel/abi/tracewire.c) into full records. */
 static void collect(uint32_t len)
 {
-	struct meter_batch_header bh;
 	nbatches++;
-	if (len < sizeof bh) {
+	if (tw_begin(&dec, batch, len) < 0 || dec.machine != 1) {
 		bad_batches++;
 		return;
 	}
-	memcpy(&bh, batch, sizeof bh);
-	if (bh.magic != METER_BATCH_MAGIC || bh.version != METER_BATCH_VERSION ||
-	    bh.machine != 1 || bh.bytes + sizeof bh != len) {
-		bad_batches++;
-		return;
-	}
-	uint32_t off = sizeof bh;
-	for (uint32_t i = 0; i < bh.count; i++) {
-		struct trace_header h;
-		memcpy(&h, batch + off, sizeof h);
-		if (h.size < TRACE_HEADER_SIZE || h.size > TRACE_MAX_SIZE || off + h.size > len) {
-			bad_batches++;
-			return;
-		}
+	union tw_full r;
+	int got;
+	while ((got = tw_next(&dec, &r)) == 1) {
 		nseen++;
-		if (h.traceType == TRACE_DROPPED) {
+		if (r.h.traceType == TRACE_DROPPED) {
 			struct trace_dropped dr;
-			memcpy(&dr, batch + off + sizeof h, sizeof dr);
+			memcpy(&dr, r.bytes + TRACE_HEADER_SIZE, sizeof dr);
 			drops_told += dr.count;
 			dropped_recs++;
 		}
 		if (nrecs < MAX_RECS)
-			memcpy(&recs[nrecs++], batch + off, h.size);
-		off += h.size;
+			memcpy(&recs[nrecs++], &r, r.h.size);
 	}
-	if (off != len)
+	if (got < 0)
 		bad_batches++;
 }
 
