@@ -29,7 +29,7 @@ dpm=$1 bench=$2
 out=$bench/vtime
 study_name=bench-vtime
 clock=virtual
-peers_wait=600 # 8 nodes on a busy host take longer than a study's 15 s to meet
+peers_wait=600 # 8 nodes on a busy host: 60 s to meet (the studies' default too)
 . "$(dirname "$0")/study_lib.sh"
 users=${BENCH_VTIME_USERS:-6}
 tsp_args=${BENCH_VTIME_TSP:--n 15 -s 4}

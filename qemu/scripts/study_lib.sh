@@ -74,9 +74,14 @@ trap 'exit 130' INT TERM
 
 # cluster_up FILE DIR [nowait]: boot the cluster of FILE in DIR (down first
 # if one was left there) and, unless nowait, wait until every node has
-# reached every other (within $peers_wait tenths of a second, default 15 s,
-# or the study stops: docs/network.md).
-peers_wait=${peers_wait:-150}
+# reached every other (within $peers_wait tenths of a second, default 60 s,
+# or the study stops: docs/network.md).  The nodes' own wait for their
+# peers (the kernel's peerwait, 20 s of host time by default) is as long
+# (cluster_file): four nodes at the 1984 preset booting beside other
+# clusters on a 2-core host took longer than 20 s, and the study stopped
+# with "vlink: not every peer came up" (27 November 2026, three times).
+peers_wait=${peers_wait:-600}
+node_peerwait_ms=$((peers_wait * 100))
 cluster_up() {
 	cluster_down
 	"$dpm" cluster down --dir "$2" >/dev/null 2>&1 || true
@@ -115,6 +120,7 @@ cluster_file() {
 		echo 'service meter port=0 start="{dpm} filter --port {port} -o {dir}/meter.log"'
 		for i in $(seq 1 "$nodes"); do
 			line="node n$i id=$i arch=${node_arch[i - 1]:-x86} clock=$clock"
+			line="$line kernel=\"peerwait=$node_peerwait_ms\""
 			[ "$i" = "$disk_node" ] && line="$line disk=$disk"
 			echo "$line"
 		done
