@@ -28,9 +28,8 @@ struct pconfig {
 /* The DPM kernel's slice: a running process gives way at its node's next
  * tick, 100 Hz on both machines (kernel/proc.c kernel_tick, kernel/vtime.c
  * TICK_NS); blocking gives the CPU to the next runnable in slot order. */
-#define PCONFIG_KERNEL_SLICE_NS 10000000.0
-/* Its tick's period: the table's tick_ns (mtime.h) is per tick. */
-#define PCONFIG_KERNEL_TICK_NS 10000000.0
+#define PCONFIG_KERNEL_TICK_NS 10000000.0 /* the table's tick_ns (mtime.h) is per tick */
+#define PCONFIG_KERNEL_SLICE_NS PCONFIG_KERNEL_TICK_NS
 
 /* Per-node results of an evaluation. */
 struct pwork {

@@ -26,7 +26,7 @@
  * sharing (27 November 2026, virtual-time runs, predicted against
  * measured completion): TSP N = 16 with 12 servers +5.7 % -> +0.6 %, with
  * the controller alone on its node +6.4 % -> +2.9 %; the file system at
- * the 1984 preset A/B/C -8.3/-7.3/-16.3 % -> -7.2/-6.4/-16.0 %: under
+ * the 1984 preset A/B/C -8.3/-7.3/-16.3 % -> -8.2/-7.2/-16.2 %: under
  * processor sharing a server that would have finished its piece first
  * finishes with the others, and so does the work that waits for it.
  */

@@ -15,6 +15,13 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
+/* A link index as the compact body holds it (one byte, TW_NO_LINK8 for
+ * none) as the full record does. */
+static uint32_t link32(uint8_t link)
+{
+	return link == TW_NO_LINK8 ? NO_LINK : link;
+}
+
 static uint64_t rd64(uint32_t lo, uint32_t hi)
 {
 	return (uint64_t)hi << 32 | lo;
@@ -105,7 +112,7 @@ static void body(union tw_full *out, uint32_t t, const uint8_t *r, uint32_t task
 		memcpy(&s, b, sizeof s);
 		struct trace_send f = {
 			.fromTask = task, .toTask = s.toTask, .code = s.code, .sendLink = s.sendLink,
-			.passLink = s.passLink == TW_NO_LINK8 ? NO_LINK : s.passLink,
+			.passLink = link32(s.passLink),
 			.msgId = rd64(s.id_lo, s.id_hi), .length = s.length,
 		};
 		memcpy(out->bytes + TRACE_HEADER_SIZE, &f, sizeof f);
@@ -133,7 +140,7 @@ static void body(union tw_full *out, uint32_t t, const uint8_t *r, uint32_t task
 		memcpy(&s, b, sizeof s);
 		struct trace_receive f = {
 			.fromTask = s.fromTask, .toTask = task, .code = s.code, .msgId = rd64(s.id_lo, s.id_hi),
-			.length = s.length, .passLink = s.passLink == TW_NO_LINK8 ? NO_LINK : s.passLink,
+			.length = s.length, .passLink = link32(s.passLink),
 			.queueLen = s.queueLen,
 		};
 		memcpy(out->bytes + TRACE_HEADER_SIZE, &f, sizeof f);
