@@ -57,7 +57,6 @@ static int want[VSYNC_MAX_PEERS];
 static int have_sent[VSYNC_MAX_PEERS];
 static struct vsync_report last_sent[VSYNC_MAX_PEERS];
 static void (*deliver_up)(uint32_t, const uint8_t *, uint32_t);
-static uint64_t h_floor;     /* the highest horizon known             */
 static uint64_t promised;    /* the highest promise made              */
 
 /* What the synchronisation did, for its host cost (printed when a peer or
@@ -99,9 +98,9 @@ static void frame_in(uint32_t from, const uint8_t *p, uint32_t len)
 	if (vsync_heard_data(&vs, from, d, eot) < 0)
 		kprintf("vlink: node %u's frame due at %llu breaks its promise\n", from,
 			(unsigned long long)d);
-	else if (d < h_floor) /* the horizon said no such frame could come */
+	else if (d < vs.floor) /* the horizon said no such frame could come */
 		kprintf("vlink: node %u's frame due at %llu breaks the horizon %llu\n", from,
-			(unsigned long long)d, (unsigned long long)h_floor);
+			(unsigned long long)d, (unsigned long long)vs.floor);
 	if (!nfree) {
 		kprintf("vlink: delivery queue full; a frame from node %u lost\n", from);
 		return;
@@ -152,15 +151,12 @@ static void report_in(uint32_t from, const uint8_t *p, uint32_t len)
 		print_stats("a peer left");
 }
 
-/* The horizon, never lower than before: a bound once known stays true
- * (a peer's report made before the idle rule applied can lower the least
- * promise heard below what the rule gave). */
+/* The horizon, never lower than before (a peer's report made before the
+ * idle rule applied can lower the least promise heard below what the rule
+ * gave) and never past the hub's grant (hostin.h): vsync_horizon_held. */
 static uint64_t horizon(int idle, uint64_t next)
 {
-	uint64_t h = vsync_horizon(&vs, idle, next), g = hostin_grant();
-	if (h > h_floor)
-		h_floor = h;
-	return g < h_floor ? g : h_floor; /* and the hub's grant (hostin.h) */
+	return vsync_horizon_held(&vs, idle, next, hostin_grant());
 }
 
 /* Whether report a says what b said but for a (higher) promise (no copy

@@ -283,6 +283,16 @@ uint64_t vsync_horizon(const struct vsync *v, int self_idle, uint64_t self_next)
 	return h;
 }
 
+uint64_t vsync_horizon_held(struct vsync *v, int self_idle, uint64_t self_next, uint64_t grant)
+{
+	if (self_next > grant)
+		self_next = grant;
+	uint64_t h = vsync_horizon(v, self_idle, self_next);
+	if (h > v->floor)
+		v->floor = h;
+	return min64(grant, v->floor);
+}
+
 void vsync_report_make(const struct vsync *v, uint64_t now, int idle, uint64_t next_event,
 		       struct vsync_report *r)
 {

@@ -70,6 +70,7 @@ struct vsync {
 	struct vsync_peer peers[VSYNC_MAX_PEERS];
 	uint64_t tx_free;           /* this node's link is busy until       */
 	int promises_only;          /* bounds are the promises alone        */
+	uint64_t floor;             /* the highest horizon known (held)     */
 };
 
 /* peers[] may list self; it is left out.  0, or -1 (too many peers, a
@@ -116,6 +117,16 @@ uint32_t vsync_holding(const struct vsync *v, int self_idle, uint64_t self_next,
 /* The horizon: no frame can be delivered to this node before it (the
  * least bound). */
 uint64_t vsync_horizon(const struct vsync *v, int self_idle, uint64_t self_next);
+/* The horizon the node runs by (vlink): vsync_horizon, never lower than
+ * before, and no further than `grant` (the hub's: input may come there).
+ * A bound once known stays true only while what it assumed of this node
+ * holds: idle, it assumed no frame of this node before its next event, so
+ * the next event is taken as no later than the grant, at which the hub
+ * may hand the node input that makes it send (an idle node's horizon
+ * worked out on its next local event, past the grant, let it run past a
+ * peer's reply to what the input made it send, under a loaded host where
+ * the grant came late). */
+uint64_t vsync_horizon_held(struct vsync *v, int self_idle, uint64_t self_next, uint64_t grant);
 /* This node's report at `now`; `next_event` is `now` while a process is
  * runnable, else the next alarm or queued delivery (VSYNC_NEVER: none). */
 void vsync_report_make(const struct vsync *v, uint64_t now, int idle, uint64_t next_event,

@@ -259,6 +259,39 @@ static void test_idle_peer_bounds(void **state)
 	assert_int_equal(vsync_horizon(&w, 1, 1000000), 1000000 + 2 * L);
 }
 
+/* The horizon a node runs by stops at the hub's grant and is worked out
+ * as if the node's next event were no later: input may come at the grant
+ * and make the node send.  Seen under a loaded host: an idle node whose
+ * next event (its tick) lay past the grant kept the horizon that tick gave
+ * (no frame of its own before it), took the hub's input at the grant, sent
+ * to an idle peer, and then ran on past the peer's reply. */
+static void test_horizon_held_by_the_grant(void **state)
+{
+	(void)state;
+	static const uint32_t two[] = {1, 2};
+	struct vsync v;
+	vsync_init(&v, 1, two, 2, &model8);
+	uint64_t L = v.lookahead;
+	/* 2 idle, nothing in flight, its next event its own grant 19.6 ms */
+	struct vsync_report r2 = {.node = 2, .idle = 1, .eot = 1000000, .next_event = 19600000,
+				  .n = 1, .ids = {1}};
+	assert_int_equal(vsync_heard_report(&v, &r2), 0);
+	/* this node idle, its tick at 20 ms, granted to 18.6 ms: held there */
+	assert_int_equal(vsync_horizon_held(&v, 1, 20000000, 18600000), 18600000);
+	/* the hub's input at 18.6 ms makes it send to 2, which may answer
+	 * as soon as the frame is in, one lookahead later */
+	uint64_t d = vsync_send(&v, 2, 18600000, 64);
+	assert_true(d >= 18600000 + L);
+	/* idle again with its tick at 20 ms, granted to 19.6 ms: the horizon
+	 * stops short of 2's answer (it was 19.6 ms: the floor the first call
+	 * left, worked out on the tick) */
+	uint64_t h = vsync_horizon_held(&v, 1, 20000000, 19600000);
+	assert_true(h <= d + L);
+	/* never lower than before, nor past the grant */
+	assert_int_equal(vsync_horizon_held(&v, 1, 20000000, 19600000), h);
+	assert_int_equal(vsync_horizon_held(&v, 0, 18600000, 18000000), 18000000);
+}
+
 static void test_wire_layouts(void **state)
 {
 	(void)state;
@@ -527,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_idle_rule),
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_idle_peer_bounds),
+		cmocka_unit_test(test_horizon_held_by_the_grant),
 		cmocka_unit_test(test_wire_layouts),
 		cmocka_unit_test(test_queue_order),
 		cmocka_unit_test(test_simulated_cluster_is_deterministic),
