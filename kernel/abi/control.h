@@ -101,11 +101,15 @@ struct ctl_frame {
  * The kernel's host gate writes and reads them (kernel/hostin.c); the
  * agent sees bare bytes as before.  CTL_VT_LOOKAHEAD_NS is the hub's
  * lookahead: a command reacting to something a node sent at t is taken at
- * t + CTL_VT_LOOKAHEAD_NS.
+ * t + CTL_VT_LOOKAHEAD_NS, a node's tick (a scripted controller's
+ * reaction time in node time).  It is also how far the hub's grant moves
+ * a round trip while the cluster waits (docs/virtual-time.md §2.10): at
+ * 1 ms an fs-study run's 4 ms disk waits cost four rounds through the hub
+ * each, and the run 1.6x the host time.
  */
 #define CTL_ENV_MAGIC 0x45544344u /* "DCTE" */
 #define CTL_ENV_SIZE 24u
-#define CTL_VT_LOOKAHEAD_NS 1000000ull
+#define CTL_VT_LOOKAHEAD_NS 10000000ull
 
 enum ctl_env_kind {
 	CTL_ENV_DATA = 1,
