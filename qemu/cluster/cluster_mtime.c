@@ -54,15 +54,17 @@ static const struct {
 	{ 4096, 491, 3718 },
 };
 
-/* The kernel's own work each 10 ms tick (kernel_timer_tick: the network
- * stack's timers, the host gate, the meter's shipping, alarms, credits),
- * on the node clock in no process, in guest instructions (x86): 942 a
- * tick, the mean of 450 ticks on each node of a 2-node net=1984 cluster
- * running a metered remote pingpong (964 us a tick at shift 10; bracketed
- * with the node clock, 27 November 2026).  A hundredth of a percent of a
- * LAN node, 9.6 % of a 1984 one: the analyses give processes the rest
- * (tick_ns, docs/mtime.md). */
-#define TICK_INSTRUCTIONS 942u
+/* The kernel's own work each 10 ms tick, on the node clock in no process,
+ * in guest instructions (x86): 1448 a tick, the whole of it (the timer's
+ * trap and re-arming, the synchronisation's stop, kernel_timer_tick's
+ * network timers, host gate, meter shipping, alarms and credits, the
+ * return to the idle loop): an idle net=1984 node's clock less its jumps
+ * and its processes' time, over 497 s of node time (1483 us a tick at
+ * shift 10; ARM's 2109, 28 November 2026).  kernel_timer_tick alone, the
+ * 942 this was until then, left a busy 1984 node's prediction 7 % short.
+ * A hundredth of a percent of a LAN node, 14.8 % of a 1984 one: the
+ * analyses give processes the rest (tick_ns, docs/mtime.md). */
+#define TICK_INSTRUCTIONS 1448u
 
 static uint64_t local_instructions(uint32_t bytes)
 {
