@@ -60,7 +60,7 @@ static const struct {
  * network timers, host gate, meter shipping, alarms and credits, the
  * return to the idle loop): an idle net=1984 node's clock less its jumps
  * and its processes' time, over 497 s of node time (1483 us a tick at
- * shift 10; ARM's 2109, 28 November 2026).  kernel_timer_tick alone, the
+ * shift 10; ARM's 2109, 27 November 2026).  kernel_timer_tick alone, the
  * 942 this was until then, left a busy 1984 node's prediction 7 % short.
  * A hundredth of a percent of a LAN node, 14.8 % of a 1984 one: the
  * analyses give processes the rest (tick_ns, docs/mtime.md). */
