@@ -50,6 +50,8 @@ void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_
 
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
+	if (m->is_meter)
+		return; /* a batch of traces is never itself traced */
 	PROBE(to, d, now);
 	enc_queued(to, d, now, m);
 }
@@ -62,6 +64,8 @@ void meter_receivecall(struct proc *p, int blocking)
 
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
+	if (m->is_meter)
+		return;
 	PROBE(p, d, now);
 	enc_receive(p, d, now, m, passed);
 }
