@@ -16,9 +16,10 @@
  * before they are checked (a record the slow path then writes again lies
  * at the same place or later: nothing of it is read; and a page always
  * has room for them, batch.c's room_for), and one compare of
- * the process's batch epoch covers a batch's first record, a process's
- * first record in it, a backed-up batch and drops to tell
- * (meter_dest.fast_epoch, batch.c).
+ * the process's batch epoch with meter_fast_epoch (and meter_last with
+ * d) covers a batch's first record, a process's first record in it,
+ * another destination's record in between, a backed-up batch and drops
+ * to tell (batch.h).
  *
  * Each enc_* returns the record while its batch holds it (batch_restamp),
  * else NULL (dropped, or gone with its batch).
@@ -45,6 +46,8 @@ static __attribute__((noinline, cold)) uint8_t *meter_reserve_slow(struct proc *
 	return batch_reserve_slow(dest, &s, type);
 }
 
+typedef uint32_t tw_word32 __attribute__((may_alias));
+
 /* A record of `type` for p at time now in batch d, its head written: its
  * address (the body at + TW_HEAD_SIZE), or NULL when the trace was
  * dropped (and counted).  The deltas fit when their high words are the
@@ -60,15 +63,14 @@ ENC uint8_t *meter_reserve(struct proc *p, struct meter_dest *d, uint32_t type, 
 	uint32_t dp = (uint32_t)pt - (uint32_t)p->meter_ctx.base;
 	h->dproc = dp;
 	off |= ((uint32_t)(pt >> 32) ^ (uint32_t)(p->meter_ctx.base >> 32)) | (dp >> 31) |
-	       (p->meter_ctx.epoch ^ d->fast_epoch) | (uint32_t)(meter_last != d);
+	       (p->meter_ctx.epoch ^ meter_fast_epoch) | (uint32_t)(meter_last != d);
 	if (__builtin_expect(off != 0, 0))
 		return meter_reserve_slow(p, (int)(d - meter_dests), type, now);
 	meter_seq++;
 	d->used += tw_record_size(type);
 	d->count++;
-	h->type = (uint8_t)type;
-	h->load = (uint8_t)proc_runnable_count();
-	h->pid = (uint16_t)p->task;
+	/* type, load and pid in one store (struct tw_head, little-endian) */
+	*(tw_word32 *)(void *)h = type | (uint32_t)(uint8_t)proc_runnable_count() << 8 | p->task << 16;
 	return (uint8_t *)h;
 }
 

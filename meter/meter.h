@@ -34,8 +34,11 @@
 
 /* The probes are cold: a probe site's call, its arguments and whatever it
  * needs kept are laid out of the unmetered path, which pays the flag test
- * alone (docs/kernel-calls.md, "Cost").  meter_queued and meter_receive
- * leave out a batch of traces (m->is_meter) themselves. */
+ * alone (docs/kernel-calls.md, "Cost"); GCC compiles a cold function for
+ * size, which on these two machines also runs fewer instructions a
+ * metered event than -O2's code (measured: x86 147.2 against 148.6, ARM
+ * 162.9 against 170.5).  meter_queued and meter_receive leave out a batch
+ * of traces (m->is_meter) themselves. */
 #define METER_PROBE __attribute__((cold))
 METER_PROBE void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink);
 METER_PROBE void meter_queued(struct proc *to, const struct kmsg *m);
