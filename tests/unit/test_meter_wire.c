@@ -29,6 +29,7 @@ uint32_t proc_runnable_count(void)
 {
 	return load;
 }
+const uint32_t *const proc_runnable = &load;
 
 /* The process a stamp describes, as the probes see it (its procTime is
  * its cpu_ns, its context the stamp's); ENC calls an encoder for it at the
