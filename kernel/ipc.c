@@ -111,13 +111,11 @@ ALWAYS_INLINE int32_t hand_over(struct proc *p, struct kmsg *m, int probe)
 /* Take the message p waits for, if it is there and p has room for the
  * links it carries: 1 and *result set, or 0 (nothing to take).  `probe`
  * as deliver_body's. */
-ALWAYS_INLINE int take_waiting_body(struct proc *p, int32_t *result, int probe)
+/* m, which p waits for, taken: 1 and *result set (the search is
+ * inline in the callers, the taking called: a receive that finds nothing
+ * pays the search alone). */
+ALWAYS_INLINE int take_body(struct proc *p, struct kmsg *m, int32_t *result, int probe)
 {
-	struct kmsg *m;
-	for (m = p->queue.head; m && m->reply_id != p->wait_reply; m = m->next)
-		;
-	if (!m)
-		return 0;
 	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
 		*result = E_NOSPACE;
 		return 1;
@@ -127,12 +125,32 @@ ALWAYS_INLINE int take_waiting_body(struct proc *p, int32_t *result, int probe)
 	return 1;
 }
 
-static __attribute__((noinline)) int take_waiting(struct proc *p, int32_t *result)
+static __attribute__((noinline)) int take_found(struct proc *p, struct kmsg *m, int32_t *result)
+{
+	return take_body(p, m, result, 1);
+}
+
+static __attribute__((noinline)) int take_found_unmetered(struct proc *p, struct kmsg *m, int32_t *result)
+{
+	return take_body(p, m, result, 0);
+}
+
+ALWAYS_INLINE int take_waiting_body(struct proc *p, int32_t *result, int probe)
+{
+	struct kmsg *m;
+	for (m = p->queue.head; m && m->reply_id != p->wait_reply; m = m->next)
+		;
+	if (!m)
+		return 0;
+	return probe ? take_found(p, m, result) : take_found_unmetered(p, m, result);
+}
+
+static int take_waiting(struct proc *p, int32_t *result)
 {
 	return take_waiting_body(p, result, 1);
 }
 
-static int take_waiting_unmetered(struct proc *p, int32_t *result)
+ALWAYS_INLINE int take_waiting_unmetered(struct proc *p, int32_t *result)
 {
 	return take_waiting_body(p, result, 0);
 }
@@ -542,6 +560,37 @@ static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32
 	return 1;
 }
 
+/* How deliver_sent hands a message on: ipc_deliver; or, p (current) not
+ * metered, deliver_from_unmetered; or ipc_deliver's body in line (a
+ * metered SENDMESSAGE, out of the unmetered path: send_metered). */
+enum { SENT_CALL, SENT_UNMETERED, SENT_INLINE };
+
+/* m, made for p's send over l (index `link`, passing pl), handed on
+ * (`how`), and the reply links it used freed. */
+ALWAYS_INLINE int32_t deliver_sent(struct proc *p, int32_t link, const struct link *l, struct kmsg *m,
+				   int32_t passlink, const struct link *pl, int how)
+{
+	/* remote: p may sleep, so the links are looked up again afterwards */
+	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
+	int32_t r = how == SENT_UNMETERED ? deliver_from_unmetered(p, m)
+		    : how == SENT_INLINE  ? deliver_body_to(p, m, 0, 0)
+					  : ipc_deliver(p, m, 0);
+	if (r == 0 && reply_pass)
+		link_free(&p->links, passlink); /* reply links move, never copy */
+	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
+		link_free(&p->links, link);     /* one use only */
+	return r;
+}
+
+/* SENDMESSAGE's rest for a metered sender, out of the unmetered path. */
+static __attribute__((noinline)) int32_t send_metered(struct proc *p, int32_t link, const struct link *l,
+							     struct kmsg *m, int32_t passlink, const struct link *pl)
+{
+	if (METERED(p, TRACE_SEND))
+		meter_send(p, link, m, passlink);
+	return deliver_sent(p, link, l, m, passlink, pl, SENT_INLINE);
+}
+
 /* SENDMESSAGE once its arguments have passed check_send (l and pl are
  * its links): shared with REPLYRECEIVE, and inlined in both (a call
  * would cost SENDMESSAGE instructions). */
@@ -557,21 +606,11 @@ static inline __attribute__((always_inline)) int32_t send_checked(struct proc *p
 	struct kmsg *m = msg_over_body(p, l, pl, buf, len, &r);
 	if (!m)
 		return r;
-	/* p (current) not metered: one test for its SEND and, sent to
-	 * itself, its QUEUED */
-	int unmetered = !traced_wait && !METERED_ANY(p);
 	if (traced_wait)
 		*traced_wait = sent_and_waits(p, link, m, passlink);
-	else if (!unmetered && METERED(p, TRACE_SEND))
-		meter_send(p, link, m, passlink);
-	/* remote: p may sleep, so the links are looked up again afterwards */
-	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
-	r = unmetered ? deliver_from_unmetered(p, m) : ipc_deliver(p, m, 0);
-	if (r == 0 && reply_pass)
-		link_free(&p->links, passlink); /* reply links move, never copy */
-	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
-		link_free(&p->links, link);     /* one use only */
-	return r;
+	else if (METERED_ANY(p)) /* one test for its SEND and, sent to itself, its QUEUED */
+		return send_metered(p, link, l, m, passlink, pl);
+	return deliver_sent(p, link, l, m, passlink, pl, traced_wait ? SENT_CALL : SENT_UNMETERED);
 }
 
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
