@@ -16,10 +16,10 @@
  * before they are checked (a record the slow path then writes again lies
  * at the same place or later: nothing of it is read; and a page always
  * has room for them, batch.c's room_for), and one compare of
- * the process's batch epoch with meter_fast_epoch (and meter_last with
- * d) covers a batch's first record, a process's first record in it,
- * another destination's record in between, a backed-up batch and drops
- * to tell (batch.h).
+ * the process's batch epoch with meter_fast_epoch covers a batch's first
+ * record, a process's first record in it, another destination's record
+ * in between, a backed-up batch and drops to tell (batch.h: d is the
+ * process's one destination, whose context is cleared when it changes).
  *
  * Each enc_* returns the record while its batch holds it (batch_restamp),
  * else NULL (dropped, or gone with its batch).
@@ -65,7 +65,7 @@ ENC uint8_t *meter_reserve(struct proc *p, struct meter_dest *d, uint32_t type, 
 		pt_hi = (uint32_t)(pt >> 32);
 	}
 	uint32_t dp = pt_lo - (uint32_t)p->meter_ctx.base;
-	off |= (pt_hi ^ (uint32_t)(p->meter_ctx.base >> 32)) | ((dt | dp) >> 31) | (uint32_t)(meter_last != d);
+	off |= (pt_hi ^ (uint32_t)(p->meter_ctx.base >> 32)) | ((dt | dp) >> 31);
 	if (__builtin_expect(off != 0, 0))
 		return meter_reserve_slow(p, (int)(d - meter_dests), type, now);
 	uint32_t used = d->used;

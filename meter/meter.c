@@ -110,6 +110,7 @@ int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link,
 			batch_use(i);
 			release(p);
 			p->meter_dest = i;
+			p->meter_ctx.epoch = 0; /* its CTX is in none of i's batches (batch.h) */
 		}
 	} else if (p->meter_dest < 0 && flags) {
 		return E_BADREQ; /* flags need somewhere to send traces */
@@ -123,6 +124,7 @@ int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link,
 void meter_inherit(struct proc *child, const struct proc *parent)
 {
 	child->meter_dest = -1;
+	child->meter_ctx.epoch = 0;
 	if (parent && parent->meter_dest >= 0) {
 		child->meter_dest = parent->meter_dest;
 		batch_use(child->meter_dest);
