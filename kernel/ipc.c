@@ -35,6 +35,13 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
+/* The meter's probes are tested once a kernel call, not once a probe
+ * site (docs/kernel-calls.md, "Cost"): the bodies below that hold probe
+ * sites are inline with a constant `probe` (0: the caller found the
+ * process not metered, so the body is the one DPM_NO_METER builds) and
+ * instantiated for each case. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* What p's receive received (struct kcall_received), into words 1..5 of
  * its call's words (syscall_dispatch), which arch/ puts in its registers:
  * nothing goes to user memory, so this cannot fail. */
@@ -55,12 +62,9 @@ static inline void put_received(struct proc *p, uint32_t len, uint32_t code, int
  * once the data is written and their slots found, with the slots in the
  * received words, so a process is never left holding a link it was not
  * told of; on E_BADADDR or E_NOSPACE none is placed (hand_over then
- * answers the reply links among them).  m stays the caller's. */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* `probe`: 1 to trace the RECEIVE when p is metered, 0 when the caller
- * found p not metered (one test of p's flags for a whole receive or
- * queueing, not one a probe: docs/kernel-calls.md, "Cost"). */
+ * answers the reply links among them).  m stays the caller's.  `probe`:
+ * 1 to trace the RECEIVE when p is metered, 0 when the caller found p not
+ * metered. */
 ALWAYS_INLINE int32_t deliver_body(struct proc *p, const struct kmsg *m, int probe)
 {
 	if (m->status < 0)
@@ -87,7 +91,7 @@ ALWAYS_INLINE int32_t deliver_body(struct proc *p, const struct kmsg *m, int pro
 	if (reply >= 0)
 		link_put(&p->links, reply, &m->reply, NULL);
 	if (probe && METERED(p, TRACE_RECEIVE))
-		meter_receive(p, m, passed); /* not for a batch (m->is_meter) */
+		meter_receive(p, m, passed); /* it leaves out a batch (m->is_meter) */
 	return result;
 }
 
@@ -108,12 +112,8 @@ ALWAYS_INLINE int32_t hand_over(struct proc *p, struct kmsg *m, int probe)
 	return result;
 }
 
-/* Take the message p waits for, if it is there and p has room for the
- * links it carries: 1 and *result set, or 0 (nothing to take).  `probe`
- * as deliver_body's. */
-/* m, which p waits for, taken: 1 and *result set (the search is
- * inline in the callers, the taking called: a receive that finds nothing
- * pays the search alone). */
+/* m, which p waits for, taken: 1 and *result set (E_NOSPACE when p has
+ * no room for the links it carries).  `probe` as deliver_body's. */
 ALWAYS_INLINE int take_body(struct proc *p, struct kmsg *m, int32_t *result, int probe)
 {
 	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
@@ -135,6 +135,9 @@ static __attribute__((noinline)) int take_found_unmetered(struct proc *p, struct
 	return take_body(p, m, result, 0);
 }
 
+/* Take the message p waits for, if it is there: 1 and *result set, or 0
+ * (nothing to take).  The search is inline in the callers and the taking
+ * called, so a receive that finds nothing pays the search alone. */
 ALWAYS_INLINE int take_waiting_body(struct proc *p, int32_t *result, int probe)
 {
 	struct kmsg *m;
@@ -165,13 +168,14 @@ ALWAYS_INLINE int take_waiting_unmetered(struct proc *p, int32_t *result)
  * sender of a local message, or nobody: the kernel delivering a remote
  * one), or a process's time would depend on where its partner runs: the
  * file-system study's T was 16 % lower with its servers on four machines
- * than on one, and its placement predictions up to 33 % off. */
-/* `probe` as deliver_body's, for `to` */
+ * than on one, and its placement predictions up to 33 % off.
+ * queue_and_wake_body is the queueing and waking, `probe` as
+ * deliver_body's for `to`; enqueue the whole. */
 ALWAYS_INLINE void queue_and_wake_body(struct proc *to, struct kmsg *m, int probe)
 {
 	msgq_push(&to->queue, m);
 	if (probe && METERED(to, TRACE_QUEUED))
-		meter_queued(to, m); /* not for a batch (m->is_meter) */
+		meter_queued(to, m); /* it leaves out a batch (m->is_meter) */
 	if (to->state == P_RECEIVING && take_waiting_body(to, &to->wake_result, probe))
 		proc_set_state(to, P_RUNNABLE);
 }
@@ -184,8 +188,9 @@ ALWAYS_INLINE void queue_and_wake(struct proc *to, struct kmsg *m)
 		queue_and_wake_body(to, m, 0);
 }
 
-/* `self_unmetered`: the caller found current not metered, so a message
- * to itself needs no test (one test a SENDMESSAGE: send_checked). */
+/* `self_unmetered`: the caller found current (the sender: kernel calls
+ * run for current) not metered, so a message to itself needs no test
+ * (one test a SENDMESSAGE: send_checked). */
 ALWAYS_INLINE int32_t enqueue(struct kmsg *m, int force, int self_unmetered)
 {
 	struct proc *to = proc_by_task(m->to);
@@ -424,8 +429,8 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
  * (its SEND is traced by the caller: send_checked, or with the wait that
  * follows, sent_and_waits).  Shared by SENDMESSAGE, REPLYRECEIVE and CALL,
  * which then attaches its reply link. */
-ALWAYS_INLINE struct kmsg *msg_over_body(struct proc *p, const struct link *l, const struct link *pl, uint32_t buf,
-			     uint32_t len, int32_t *err)
+ALWAYS_INLINE struct kmsg *msg_over_body(struct proc *p, const struct link *l, const struct link *pl,
+					 uint32_t buf, uint32_t len, int32_t *err)
 {
 	/* p's quota and the kernel's reserve; a reply over a reply link is
 	 * exempt (one per blocked caller: it may take the reserve) */
