@@ -35,6 +35,13 @@ static int is_kernel_link(const struct link *l)
 	return TASK_PID(l->task) == KERNEL_PID;
 }
 
+/* The meter's probes are tested once a kernel call, not once a probe
+ * site (docs/kernel-calls.md, "Cost"): the bodies below that hold probe
+ * sites are inline with a constant `probe` (0: the caller found the
+ * process not metered, so the body is the one DPM_NO_METER builds) and
+ * instantiated for each case. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* What p's receive received (struct kcall_received), into words 1..5 of
  * its call's words (syscall_dispatch), which arch/ puts in its registers:
  * nothing goes to user memory, so this cannot fail. */
@@ -55,8 +62,10 @@ static inline void put_received(struct proc *p, uint32_t len, uint32_t code, int
  * once the data is written and their slots found, with the slots in the
  * received words, so a process is never left holding a link it was not
  * told of; on E_BADADDR or E_NOSPACE none is placed (hand_over then
- * answers the reply links among them).  m stays the caller's. */
-static int32_t deliver_into(struct proc *p, const struct kmsg *m)
+ * answers the reply links among them).  m stays the caller's.  `probe`:
+ * 1 to trace the RECEIVE when p is metered, 0 when the caller found p not
+ * metered. */
+ALWAYS_INLINE int32_t deliver_body(struct proc *p, const struct kmsg *m, int probe)
 {
 	if (m->status < 0)
 		return m->status;
@@ -81,16 +90,21 @@ static int32_t deliver_into(struct proc *p, const struct kmsg *m)
 		link_put(&p->links, passed, &m->link, NULL);
 	if (reply >= 0)
 		link_put(&p->links, reply, &m->reply, NULL);
-	if (METERED(p, TRACE_RECEIVE) && !m->is_meter)
-		meter_receive(p, m, passed);
+	if (probe && METERED(p, TRACE_RECEIVE))
+		meter_receive(p, m, passed); /* it leaves out a batch (m->is_meter) */
 	return result;
+}
+
+static int32_t deliver_into(struct proc *p, const struct kmsg *m)
+{
+	return deliver_body(p, m, 1);
 }
 
 /* The same, consuming m: a message that could not be delivered is
  * discarded with its reply links answered. */
-static int32_t hand_over(struct proc *p, struct kmsg *m)
+ALWAYS_INLINE int32_t hand_over(struct proc *p, struct kmsg *m, int probe)
 {
-	int32_t result = deliver_into(p, m);
+	int32_t result = deliver_body(p, m, probe);
 	if (result == E_BADADDR || result == E_NOSPACE)
 		ipc_discard(m);
 	else
@@ -98,22 +112,50 @@ static int32_t hand_over(struct proc *p, struct kmsg *m)
 	return result;
 }
 
-/* Take the message p waits for, if it is there and p has room for the
- * links it carries: 1 and *result set, or 0 (nothing to take). */
-static int take_waiting(struct proc *p, int32_t *result)
+/* m, which p waits for, taken: 1 and *result set (E_NOSPACE when p has
+ * no room for the links it carries).  `probe` as deliver_body's. */
+ALWAYS_INLINE int take_body(struct proc *p, struct kmsg *m, int32_t *result, int probe)
+{
+	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
+		*result = E_NOSPACE;
+		return 1;
+	}
+	m = msgq_take(&p->queue, p->wait_reply);
+	*result = hand_over(p, m, probe);
+	return 1;
+}
+
+static __attribute__((noinline)) int take_found(struct proc *p, struct kmsg *m, int32_t *result)
+{
+	return take_body(p, m, result, 1);
+}
+
+static __attribute__((noinline)) int take_found_unmetered(struct proc *p, struct kmsg *m, int32_t *result)
+{
+	return take_body(p, m, result, 0);
+}
+
+/* Take the message p waits for, if it is there: 1 and *result set, or 0
+ * (nothing to take).  The search is inline in the callers and the taking
+ * called, so a receive that finds nothing pays the search alone. */
+ALWAYS_INLINE int take_waiting_body(struct proc *p, int32_t *result, int probe)
 {
 	struct kmsg *m;
 	for (m = p->queue.head; m && m->reply_id != p->wait_reply; m = m->next)
 		;
 	if (!m)
 		return 0;
-	if ((m->has_link || m->has_reply) && m->has_link + m->has_reply > link_free_count(&p->links, LINK_FIRST_FREE)) {
-		*result = E_NOSPACE;
-		return 1;
-	}
-	m = msgq_take(&p->queue, p->wait_reply);
-	*result = hand_over(p, m);
-	return 1;
+	return probe ? take_found(p, m, result) : take_found_unmetered(p, m, result);
+}
+
+static int take_waiting(struct proc *p, int32_t *result)
+{
+	return take_waiting_body(p, result, 1);
+}
+
+ALWAYS_INLINE int take_waiting_unmetered(struct proc *p, int32_t *result)
+{
+	return take_waiting_body(p, result, 0);
 }
 
 /* Put m on its receiver's queue and wake the receiver if it waits for it.
@@ -126,8 +168,30 @@ static int take_waiting(struct proc *p, int32_t *result)
  * sender of a local message, or nobody: the kernel delivering a remote
  * one), or a process's time would depend on where its partner runs: the
  * file-system study's T was 16 % lower with its servers on four machines
- * than on one, and its placement predictions up to 33 % off. */
-static int32_t enqueue(struct kmsg *m, int force)
+ * than on one, and its placement predictions up to 33 % off.
+ * queue_and_wake_body is the queueing and waking, `probe` as
+ * deliver_body's for `to`; enqueue the whole. */
+ALWAYS_INLINE void queue_and_wake_body(struct proc *to, struct kmsg *m, int probe)
+{
+	msgq_push(&to->queue, m);
+	if (probe && METERED(to, TRACE_QUEUED))
+		meter_queued(to, m); /* it leaves out a batch (m->is_meter) */
+	if (to->state == P_RECEIVING && take_waiting_body(to, &to->wake_result, probe))
+		proc_set_state(to, P_RUNNABLE);
+}
+
+ALWAYS_INLINE void queue_and_wake(struct proc *to, struct kmsg *m)
+{
+	if (METERED_ANY(to)) /* one test for its QUEUED and RECEIVE */
+		queue_and_wake_body(to, m, 1);
+	else
+		queue_and_wake_body(to, m, 0);
+}
+
+/* `self_unmetered`: the caller found current (the sender: kernel calls
+ * run for current) not metered, so a message to itself needs no test
+ * (one test a SENDMESSAGE: send_checked). */
+ALWAYS_INLINE int32_t enqueue(struct kmsg *m, int force, int self_unmetered)
 {
 	struct proc *to = proc_by_task(m->to);
 	if (!to)
@@ -135,27 +199,42 @@ static int32_t enqueue(struct kmsg *m, int force)
 	if (to->queue.len >= QUEUE_MAX && !force && m->reply_id == 0)
 		return E_QUEUEFULL;
 	/* a message to oneself: the charge would move the time from the
-	 * process to itself, so the clock is not read for it */
-	int other = to != current;
-	uint64_t began = other ? proc_interrupt_begin() : 0;
-	msgq_push(&to->queue, m);
-	if (METERED(to, TRACE_QUEUED) && !m->is_meter)
-		meter_queued(to, m);
-	if (to->state == P_RECEIVING && take_waiting(to, &to->wake_result))
-		proc_set_state(to, P_RUNNABLE);
-	if (other)
-		proc_interrupt_end_for(to, began);
+	 * process to itself, so the clock is not read for it (two paths, so
+	 * that the probe's test does not make the compiler test `to !=
+	 * current` twice) */
+	if (to == current) {
+		if (self_unmetered)
+			queue_and_wake_body(to, m, 0);
+		else
+			queue_and_wake(to, m);
+		return 0;
+	}
+	uint64_t began = proc_interrupt_begin();
+	queue_and_wake(to, m);
+	proc_interrupt_end_for(to, began);
 	return 0;
+}
+
+ALWAYS_INLINE int32_t deliver_body_to(struct proc *sender, struct kmsg *m, int force, int self_unmetered)
+{
+	if (TASK_NODE(m->to) != node_id)
+		return sender ? remote_send_msg(sender, m) : remote_post(m);
+	int32_t r = enqueue(m, force, self_unmetered);
+	if (r < 0)
+		msg_release(m);
+	return r;
 }
 
 int32_t ipc_deliver(struct proc *sender, struct kmsg *m, int force)
 {
-	if (TASK_NODE(m->to) != node_id)
-		return sender ? remote_send_msg(sender, m) : remote_post(m);
-	int32_t r = enqueue(m, force);
-	if (r < 0)
-		msg_release(m);
-	return r;
+	return deliver_body_to(sender, m, force, 0);
+}
+
+/* ipc_deliver(sender, m, 0) of a message from current (sender), which is
+ * not metered */
+static int32_t deliver_from_unmetered(struct proc *sender, struct kmsg *m)
+{
+	return deliver_body_to(sender, m, 0, 1);
 }
 
 void ipc_reply_error(const struct link *reply, int32_t status)
@@ -346,12 +425,12 @@ static int32_t kernel_request(struct proc *p, int32_t link, struct link *l, uint
 	return deliver_into(p, &m); /* into the buffer check_recv kept */
 }
 
-/* The message p sends over link l (index `link`), passing pl: copied in,
- * addressed, and traced as sent unless p then waits (`waits`: CALL and
- * REPLYRECEIVE trace it with their wait, sent_and_waits).  Shared by
- * SENDMESSAGE, REPLYRECEIVE and CALL, which then attaches its reply link. */
-static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l, int32_t passlink,
-			     const struct link *pl, uint32_t buf, uint32_t len, int waits, int32_t *err)
+/* The message p sends over link l, passing pl: copied in and addressed
+ * (its SEND is traced by the caller: send_checked, or with the wait that
+ * follows, sent_and_waits).  Shared by SENDMESSAGE, REPLYRECEIVE and CALL,
+ * which then attaches its reply link. */
+ALWAYS_INLINE struct kmsg *msg_over_body(struct proc *p, const struct link *l, const struct link *pl,
+					 uint32_t buf, uint32_t len, int32_t *err)
 {
 	/* p's quota and the kernel's reserve; a reply over a reply link is
 	 * exempt (one per blocked caller: it may take the reserve) */
@@ -371,9 +450,14 @@ static struct kmsg *msg_over(struct proc *p, int32_t link, const struct link *l,
 		m->has_link = 1;
 		m->link = *pl;
 	}
-	if (!waits && METERED(p, TRACE_SEND))
-		meter_send(p, link, m, passlink);
 	return m;
+}
+
+/* The same, called (CALL's general path); SENDMESSAGE inlines it. */
+static struct kmsg *msg_over(struct proc *p, const struct link *l, const struct link *pl, uint32_t buf,
+			     uint32_t len, int32_t *err)
+{
+	return msg_over_body(p, l, pl, buf, len, err);
 }
 
 /* A call that sends m and then waits (CALL, REPLYRECEIVE): its SEND and
@@ -481,6 +565,37 @@ static inline __attribute__((always_inline)) int fast_send(struct proc *p, int32
 	return 1;
 }
 
+/* How deliver_sent hands a message on: ipc_deliver; or, p (current) not
+ * metered, deliver_from_unmetered; or ipc_deliver's body in line (a
+ * metered SENDMESSAGE, out of the unmetered path: send_metered). */
+enum { SENT_CALL, SENT_UNMETERED, SENT_INLINE };
+
+/* m, made for p's send over l (index `link`, passing pl), handed on
+ * (`how`), and the reply links it used freed. */
+ALWAYS_INLINE int32_t deliver_sent(struct proc *p, int32_t link, const struct link *l, struct kmsg *m,
+				   int32_t passlink, const struct link *pl, int how)
+{
+	/* remote: p may sleep, so the links are looked up again afterwards */
+	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
+	int32_t r = how == SENT_UNMETERED ? deliver_from_unmetered(p, m)
+		    : how == SENT_INLINE  ? deliver_body_to(p, m, 0, 0)
+					  : ipc_deliver(p, m, 0);
+	if (r == 0 && reply_pass)
+		link_free(&p->links, passlink); /* reply links move, never copy */
+	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
+		link_free(&p->links, link);     /* one use only */
+	return r;
+}
+
+/* SENDMESSAGE's rest for a metered sender, out of the unmetered path. */
+static __attribute__((noinline)) int32_t send_metered(struct proc *p, int32_t link, const struct link *l,
+							     struct kmsg *m, int32_t passlink, const struct link *pl)
+{
+	if (METERED(p, TRACE_SEND))
+		meter_send(p, link, m, passlink);
+	return deliver_sent(p, link, l, m, passlink, pl, SENT_INLINE);
+}
+
 /* SENDMESSAGE once its arguments have passed check_send (l and pl are
  * its links): shared with REPLYRECEIVE, and inlined in both (a call
  * would cost SENDMESSAGE instructions). */
@@ -493,19 +608,14 @@ static inline __attribute__((always_inline)) int32_t send_checked(struct proc *p
 		return kernel_request(p, link, l, buf, len, passlink, pl, 0);
 	if (!pl && fast_send(p, link, l, buf, len))
 		return 0;
-	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, traced_wait != NULL, &r);
+	struct kmsg *m = msg_over_body(p, l, pl, buf, len, &r);
 	if (!m)
 		return r;
 	if (traced_wait)
 		*traced_wait = sent_and_waits(p, link, m, passlink);
-	/* remote: p may sleep, so the links are looked up again afterwards */
-	uint32_t reply_link = l->rights & LINK_REPLY, reply_pass = pl && (pl->rights & LINK_REPLY);
-	r = ipc_deliver(p, m, 0);
-	if (r == 0 && reply_pass)
-		link_free(&p->links, passlink); /* reply links move, never copy */
-	if ((r == 0 || r == E_DEAD || r == E_NODEDOWN) && reply_link)
-		link_free(&p->links, link);     /* one use only */
-	return r;
+	else if (METERED_ANY(p)) /* one test for its SEND and, sent to itself, its QUEUED */
+		return send_metered(p, link, l, m, passlink, pl);
+	return deliver_sent(p, link, l, m, passlink, pl, traced_wait ? SENT_CALL : SENT_UNMETERED);
 }
 
 int32_t sys_sendmessage(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink)
@@ -539,9 +649,15 @@ static inline __attribute__((always_inline)) int32_t receive_checked(struct proc
 {
 	int32_t r;
 	p->wait_reply = 0;
-	if (!traced && METERED(p, TRACE_RECEIVECALL))
-		meter_receivecall(p, blocking);
-	if (take_waiting(p, &r))
+	int taken;
+	if (METERED_ANY(p)) { /* one test for its RECEIVECALL and RECEIVE */
+		if (!traced && METERED(p, TRACE_RECEIVECALL))
+			meter_receivecall(p, blocking);
+		taken = take_waiting(p, &r);
+	} else {
+		taken = take_waiting_unmetered(p, &r);
+	}
+	if (taken)
 		return r;
 	if (!blocking)
 		return E_WOULDBLOCK;
@@ -622,7 +738,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 		return fast_call(p, l, to, slot, buf, len);
 	uint32_t reply_id = new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
-	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, 1, &r);
+	struct kmsg *m = msg_over(p, l, pl, buf, len, &r);
 	if (!m)
 		return r;
 	m->has_reply = 1;

@@ -242,6 +242,9 @@ void proc_interrupt_end(uint64_t began);
  * running process's (a message queued for p by whoever runs, kernel/ipc.c). */
 void proc_interrupt_end_for(struct proc *p, uint64_t began);
 uint32_t proc_runnable_count(void);
+/* The same count where it is kept, read in place by the meter's probes
+ * (meter/encode.h: no call in a probe's fast path). */
+extern const uint32_t *const proc_runnable;
 void scheduler(void) __attribute__((noreturn));
 void kernel_tick(void);
 void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */

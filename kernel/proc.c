@@ -36,6 +36,7 @@ uint32_t node_id;
 static uint32_t sched_cursor;
 
 static struct runq runq;            /* the slots that may be picked (runq.c) */
+const uint32_t *const proc_runnable = &runq.count;
 /* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16 bits */
 static uint8_t pid_slot[65536];
 _Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");

@@ -32,6 +32,7 @@ _Static_assert(NLINK < 255 && MSG_MAX <= 0xffff && NMSG <= 0xffff,
 struct meter_dest meter_dests[METER_DESTS];
 uint32_t meter_seq;
 struct meter_dest *meter_last;
+uint32_t meter_fast_epoch = BATCH_SLOW;
 static uint32_t traces_gone; /* traces of batches sent or lost */
 static uint32_t epochs;  /* the last batch epoch given */
 static struct meter_stats stats;
@@ -83,6 +84,7 @@ static void next_batch(struct meter_dest *d)
 	if (d->epoch == BATCH_SLOW)
 		d->epoch = ++epochs; /* BATCH_SLOW is no batch's (epochs wrap after 2^32 batches) */
 	d->fast_epoch = d->dropped ? BATCH_SLOW : d->epoch;
+	meter_fast_epoch = BATCH_SLOW; /* the next record in any batch: slow path */
 }
 
 /* Send d's batch over its link; 0 when it went (or there was nothing). */
@@ -108,6 +110,7 @@ static int32_t ship(struct meter_dest *d)
 		stats.dropped += traces;
 	} else {
 		d->fast_epoch = BATCH_SLOW; /* backed up: hold, and see to room */
+		meter_fast_epoch = BATCH_SLOW;
 		return r;
 	}
 	next_batch(d);
@@ -140,6 +143,7 @@ static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint
 		dt = 0;
 	}
 	meter_last = d;
+	meter_fast_epoch = d->fast_epoch;
 	struct meter_pctx *c = s->ctx;
 	uint64_t dp = s->proc_time - c->base;
 	if (c->epoch != d->epoch || dp > TW_DELTA_MAX) {

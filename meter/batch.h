@@ -90,6 +90,16 @@ extern uint32_t meter_seq;      /* the node's trace sequence number */
 extern struct meter_dest *meter_last; /* the destination of the last record:
                                         a record for another needs a BASE
                                         (its sequence number is not the next) */
+/* meter_last's fast_epoch, or BATCH_SLOW once any batch has gone or
+ * backed up.  A process's records go to one destination at a time, and
+ * its context's epoch is cleared when that changes (meter.c's meter_set;
+ * a MARK put elsewhere ships at once, which makes this BATCH_SLOW), so a
+ * process whose context has this epoch has its CTX in meter_last's
+ * batch, open to the fast path, and meter_last is its destination: the
+ * fast path's one compare stands for epoch, destination and fast_epoch.
+ * Encoding one context into two destinations breaks this: a process
+ * traced into two has a context for each. */
+extern uint32_t meter_fast_epoch;
 
 #define BATCH_HDR_SIZE ((uint32_t)sizeof(struct meter_batch_header))
 #define BATCH_SLOW 0xffffffffu

@@ -16,9 +16,10 @@
  * before they are checked (a record the slow path then writes again lies
  * at the same place or later: nothing of it is read; and a page always
  * has room for them, batch.c's room_for), and one compare of
- * the process's batch epoch covers a batch's first record, a process's
- * first record in it, a backed-up batch and drops to tell
- * (meter_dest.fast_epoch, batch.c).
+ * the process's batch epoch with meter_fast_epoch covers a batch's first
+ * record, a process's first record in it, another destination's record
+ * in between, a backed-up batch and drops to tell (batch.h: d is the
+ * process's one destination, whose context is cleared when it changes).
  *
  * Each enc_* returns the record while its batch holds it (batch_restamp),
  * else NULL (dropped, or gone with its batch).
@@ -45,6 +46,8 @@ static __attribute__((noinline, cold)) uint8_t *meter_reserve_slow(struct proc *
 	return batch_reserve_slow(dest, &s, type);
 }
 
+typedef uint32_t tw_word32 __attribute__((may_alias));
+
 /* A record of `type` for p at time now in batch d, its head written: its
  * address (the body at + TW_HEAD_SIZE), or NULL when the trace was
  * dropped (and counted).  The deltas fit when their high words are the
@@ -52,23 +55,28 @@ static __attribute__((noinline, cold)) uint8_t *meter_reserve_slow(struct proc *
  * once in 4.3 s at most). */
 ENC uint8_t *meter_reserve(struct proc *p, struct meter_dest *d, uint32_t type, uint64_t now)
 {
-	struct tw_head *h = (struct tw_head *)(void *)(d->page + BATCH_HDR_SIZE + d->used);
-	uint32_t dt = (uint32_t)now - (uint32_t)d->base_time;
-	h->dt = dt;
-	uint32_t off = ((uint32_t)(now >> 32) ^ (uint32_t)(d->base_time >> 32)) | (dt >> 31);
-	uint64_t pt = meter_proc_time(p, now);
-	uint32_t dp = (uint32_t)pt - (uint32_t)p->meter_ctx.base;
-	h->dproc = dp;
-	off |= ((uint32_t)(pt >> 32) ^ (uint32_t)(p->meter_ctx.base >> 32)) | (dp >> 31) |
-	       (p->meter_ctx.epoch ^ d->fast_epoch) | (uint32_t)(meter_last != d);
+	uint32_t now_lo = (uint32_t)now, now_hi = (uint32_t)(now >> 32);
+	uint32_t dt = now_lo - (uint32_t)d->base_time;
+	uint32_t off = (now_hi ^ (uint32_t)(d->base_time >> 32)) | (p->meter_ctx.epoch ^ meter_fast_epoch);
+	uint32_t pt_lo = (uint32_t)p->cpu_ns, pt_hi = (uint32_t)(p->cpu_ns >> 32);
+	if (p == current) {
+		uint64_t pt = p->cpu_ns + (now - p->run_start);
+		pt_lo = (uint32_t)pt;
+		pt_hi = (uint32_t)(pt >> 32);
+	}
+	uint32_t dp = pt_lo - (uint32_t)p->meter_ctx.base;
+	off |= (pt_hi ^ (uint32_t)(p->meter_ctx.base >> 32)) | ((dt | dp) >> 31);
 	if (__builtin_expect(off != 0, 0))
 		return meter_reserve_slow(p, (int)(d - meter_dests), type, now);
-	meter_seq++;
-	d->used += tw_record_size(type);
+	uint32_t used = d->used;
+	struct tw_head *h = (struct tw_head *)(void *)(d->page + BATCH_HDR_SIZE + used);
+	h->dt = dt;
+	h->dproc = dp;
+	/* type, load and pid in one store (struct tw_head, little-endian) */
+	*(tw_word32 *)(void *)h = type | (uint32_t)(uint8_t)*proc_runnable << 8 | p->task << 16;
+	d->used = used + tw_record_size(type);
 	d->count++;
-	h->type = (uint8_t)type;
-	h->load = (uint8_t)proc_runnable_count();
-	h->pid = (uint16_t)p->task;
+	meter_seq++;
 	return (uint8_t *)h;
 }
 

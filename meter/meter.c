@@ -50,6 +50,8 @@ void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_
 
 void meter_queued(struct proc *to, const struct kmsg *m)
 {
+	if (m->is_meter)
+		return; /* a batch of traces is never itself traced */
 	PROBE(to, d, now);
 	enc_queued(to, d, now, m);
 }
@@ -62,6 +64,8 @@ void meter_receivecall(struct proc *p, int blocking)
 
 void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
+	if (m->is_meter)
+		return;
 	PROBE(p, d, now);
 	enc_receive(p, d, now, m, passed);
 }
@@ -106,6 +110,7 @@ int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link,
 			batch_use(i);
 			release(p);
 			p->meter_dest = i;
+			p->meter_ctx.epoch = 0; /* its CTX is in none of i's batches (batch.h) */
 		}
 	} else if (p->meter_dest < 0 && flags) {
 		return E_BADREQ; /* flags need somewhere to send traces */
@@ -119,6 +124,7 @@ int32_t meter_set(struct proc *p, uint32_t flags, const struct link *meter_link,
 void meter_inherit(struct proc *child, const struct proc *parent)
 {
 	child->meter_dest = -1;
+	child->meter_ctx.epoch = 0;
 	if (parent && parent->meter_dest >= 0) {
 		child->meter_dest = parent->meter_dest;
 		batch_use(child->meter_dest);

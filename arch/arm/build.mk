@@ -87,6 +87,21 @@ $(ARM)/bootimage.S: $(ARM_PROGRAM_FILES) arch/mkbootimage.sh
 $(ARM)/bootimage.o: $(ARM)/bootimage.S
 	$(ARM_CC) $(ARM_KARCH) -c -o $@ $<
 
+# The same kernel without meter probes (METERED() is 0), as on x86: the
+# baseline of `make bench-kernel`'s ARM probe overhead.
+ARM_NOMETER_KERNEL := $(ARM)/nometer/kernel.elf
+ARM_NOMETER_OBJS := $(patsubst $(ARM)/k/%,$(ARM)/knm/%,$(ARM_KERNEL_OBJS))
+$(ARM)/knm/%.c.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(ARM_CC) $(ARM_KCFLAGS) $(if $(filter kernel/net/% arch/virtio/% arch/arm/virtio_mmio.c,$*.c),$(ARM_NET_INC)) -DDPM_NO_METER -c -o $@ $<
+$(ARM)/knm/%.S.o: %.S
+	@mkdir -p $(@D)
+	$(ARM_CC) $(ARM_KCFLAGS) -c -o $@ $<
+$(ARM_NOMETER_KERNEL): $(ARM_NOMETER_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
+	@mkdir -p $(@D)
+	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_NOMETER_OBJS) $(ARM)/bootimage.o \
+		$(ARM_KLIBGCC)
+
 $(ARM_KERNEL): $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o \
 		$(ARM_KLIBGCC)

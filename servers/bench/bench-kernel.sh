@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# servers/bench/bench-kernel.sh KERNEL NOMETER_KERNEL ARM_KERNEL OUTDIR KPROF -
+# servers/bench/bench-kernel.sh KERNEL NOMETER_KERNEL ARM_KERNEL ARM_NOMETER_KERNEL OUTDIR KPROF -
 # run kbench on one node under -icount shift=0,sleep=off (guest
 # instructions, repeatable): on x86 with the normal kernel (meter probes
 # compiled in, off for kbench's own calls) and with the kernel built without
-# probes, and on ARM; write
-#   OUTDIR/kcalls.csv  op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions
+# probes, and the same two on ARM; write
+#   OUTDIR/kcalls.csv  op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions,
+#                      arm_instructions_no_probes,arm_overhead_pct
 #   OUTDIR/kcalls.txt  the same as a table, plus the cost of a metered event
 # (op `call` is a CALL round trip to a server answering with SENDMESSAGE
 # and RECEIVEMESSAGE, `call-rr` to one answering with REPLYRECEIVE)
@@ -14,7 +15,7 @@
 #   OUTDIR/profile-x86.txt, profile-arm.txt  instructions per function per
 #                      iteration of the bracketed loops (docs/kernel-calls.md)
 set -eu
-kernel=$1 nometer=$2 arm=$3 out=$4 kprof=$5
+kernel=$1 nometer=$2 arm=$3 armnometer=$4 out=$5 kprof=$6
 profile_rounds=${PROFILE_ROUNDS:-200}
 mkdir -p "$out"
 
@@ -81,23 +82,29 @@ profile() {
 run x86 "$kernel" "$out/kbench.console"
 run x86 "$nometer" "$out/kbench-noprobes.console"
 run arm "$arm" "$out/kbench-arm.console"
+run arm "$armnometer" "$out/kbench-arm-noprobes.console"
 
 awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-noprobes.console" > "$out/kbench-noprobes.txt"
 awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-arm.console" > "$out/kbench-arm.txt"
+awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-arm-noprobes.console" > "$out/kbench-arm-noprobes.txt"
 {
-	echo "op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions"
+	echo "op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions,arm_instructions_no_probes,arm_overhead_pct"
 	awk 'FILENAME == ARGV[1] { base[$1 " " $2] = $3; next }
 	     FILENAME == ARGV[2] { arm[$1 " " $2] = $3; next }
+	     FILENAME == ARGV[3] { armbase[$1 " " $2] = $3; next }
 	     $1 == "kbench" && ($2 " " $3) in base && $2 !~ /metered/ {
-		b = base[$2 " " $3]
-		printf "%s,%s,%s,%s,%.2f,%s\n", $2, $3, $4, b, b ? ($4 - b) * 100 / b : 0, arm[$2 " " $3] }' \
-		"$out/kbench-noprobes.txt" "$out/kbench-arm.txt" "$out/kbench.console"
+		k = $2 " " $3; b = base[k]; a = arm[k]; ab = armbase[k]
+		printf "%s,%s,%s,%s,%.2f,%s,%s,%.2f\n", $2, $3, $4, b, b ? ($4 - b) * 100 / b : 0,
+			a, ab, ab ? (a - ab) * 100 / ab : 0 }' \
+		"$out/kbench-noprobes.txt" "$out/kbench-arm.txt" "$out/kbench-arm-noprobes.txt" "$out/kbench.console"
 } > "$out/kcalls.csv"
 {
 	echo "Kernel-call cost in guest instructions (x86, -icount shift=0,sleep=off)"
 	echo "probes: meter compiled in, the calling process not metered; no probes: built with DPM_NO_METER"
-	printf '%-16s %6s %12s %12s %9s %12s\n' op size "x86 probes" "no probes" overhead "ARM probes"
-	awk -F, 'NR > 1 { printf "%-16s %6s %12s %12s %8s%% %12s\n", $1, $2, $3, $4, $5, $6 }' "$out/kcalls.csv"
+	printf '%-16s %6s %12s %12s %9s %12s %12s %9s\n' op size "x86 probes" "no probes" overhead "ARM probes" \
+		"no probes" overhead
+	awk -F, 'NR > 1 { printf "%-16s %6s %12s %12s %8s%% %12s %12s %8s%%\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
+		"$out/kcalls.csv"
 	echo
 	echo "Metering (send+receive of 64 bytes to itself, all events traced, batches of 32 to a sink process):"
 	awk '$1 == "kbench" && $2 ~ /metered|per-metered/ { printf "  %-22s %10s instructions (x86)\n", $2, $4 }' "$out/kbench.console"

@@ -4,8 +4,9 @@ kbench_SRCS := servers/bench/kbench.c
 
 BENCH_TARGETS += bench-kernel
 .PHONY: bench-kernel
-bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(KPROF)
-	bash servers/bench/bench-kernel.sh $(BUILD)/x86/kernel.elf $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUILD)/bench $(KPROF)
+bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUILD)/arm/nometer/kernel.elf $(KPROF)
+	bash servers/bench/bench-kernel.sh $(BUILD)/x86/kernel.elf $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf \
+		$(BUILD)/arm/nometer/kernel.elf $(BUILD)/bench $(KPROF)
 
 # Message delivery times, local and across nodes (docs/mtime.md).
 PROGRAMS += pingpong

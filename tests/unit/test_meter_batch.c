@@ -82,6 +82,8 @@ uint32_t proc_runnable_count(void)
 {
 	return 1;
 }
+static const uint32_t one = 1;
+const uint32_t *const proc_runnable = &one;
 
 static struct proc traced = { .task = 0x10002 };
 static struct meter_stamp header = { .time = 1000, .task = 0x10002, .load = 1, .ctx = &traced.meter_ctx };

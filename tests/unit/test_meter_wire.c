@@ -29,6 +29,7 @@ uint32_t proc_runnable_count(void)
 {
 	return load;
 }
+const uint32_t *const proc_runnable = &load;
 
 /* The process a stamp describes, as the probes see it (its procTime is
  * its cpu_ns, its context the stamp's); ENC calls an encoder for it at the
@@ -251,16 +252,21 @@ static void interleaved_destinations_and_processes(void **state)
 {
 	(void)state;
 	int a = dest_for(4, METER_BATCH_MAX), b = dest_for(5, METER_BATCH_MAX);
-	struct meter_pctx c1 = { 0 }, c2 = { 0 };
-	struct meter_stamp s1 = { .time = 100, .proc_time = 50, .task = 0x30001, .load = 1, .ctx = &c1 };
-	struct meter_stamp s2 = { .time = 100, .proc_time = 0x1000000000ull, .task = 0x30002, .load = 3, .ctx = &c2 };
+	/* a task traced into two destinations has a context in each (one
+	 * context is one destination's: batch.h, meter_fast_epoch) */
+	struct meter_pctx c1[2] = { { 0 }, { 0 } }, c2[2] = { { 0 }, { 0 } };
+	struct meter_stamp s1 = { .time = 100, .proc_time = 50, .task = 0x30001, .load = 1 };
+	struct meter_stamp s2 = { .time = 100, .proc_time = 0x1000000000ull, .task = 0x30002, .load = 3 };
 	uint32_t seq0 = meter_seq;
 	for (int i = 0; i < 6; i++) {
 		s1.time = s2.time = 100 + (uint64_t)i * 10;
 		s1.proc_time += 5;
 		s2.proc_time += 9;
+		s1.ctx = &c1[0];
 		ENC(enc_receivecall, a, &s1, 1);                    /* seq0 + 3i     */
+		s2.ctx = &c2[i % 2];
 		ENC(enc_receivecall, i % 2 ? a : b, &s2, 0);        /* seq0 + 3i + 1 */
+		s1.ctx = &c1[1];
 		ENC(enc_receivecall, b, &s1, 1);                    /* seq0 + 3i + 2 */
 	}
 	batch_ship(a);
