@@ -575,7 +575,7 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 	return r < 0 ? r : receive_checked(p, 1, traced);
 }
 
-static uint32_t new_reply_id(void)
+uint32_t ipc_new_reply_id(void)
 {
 	uint32_t id = next_reply_id++;
 	if (next_reply_id == 0)
@@ -588,7 +588,7 @@ static uint32_t new_reply_id(void)
 static int32_t fast_call(struct proc *p, const struct link *l, struct proc *to, int32_t slot,
 			 uint32_t buf, uint32_t len)
 {
-	uint32_t reply_id = new_reply_id();
+	uint32_t reply_id = ipc_new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	p->wait_reply = reply_id;
 	p->call_node = node_id;
@@ -620,7 +620,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	if (!pl && !(l->rights & LINK_REPLY) && (to = fast_receiver(p, l, 0)) &&
 	    (slot = link_free_slot(&to->links, LINK_FIRST_FREE)) >= 0 && fast_sender_ok(p, buf, len))
 		return fast_call(p, l, to, slot, buf, len);
-	uint32_t reply_id = new_reply_id();
+	uint32_t reply_id = ipc_new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	struct kmsg *m = msg_over(p, link, l, passlink, pl, buf, len, 1, &r);
 	if (!m)

@@ -40,6 +40,9 @@ int link_alloc(struct link_table *t, const struct link *l, int from);
  * when the slot was free) so the caller can answer a reply link it held. */
 int link_put(struct link_table *t, int index, const struct link *l, struct link *old);
 int link_free_slot(const struct link_table *t, int from);
+/* A CALL's reply link (to task, answering reply_id) into free slot index,
+ * 0 .. NLINK - 1: the link the general path makes (ipc.c's sys_call). */
+void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id);
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
 int link_count(const struct link_table *t);
@@ -281,6 +284,9 @@ int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, 
 extern struct msg_pool msgpool;
 /* A message identity unique in the cluster: the node, then a count. */
 uint64_t msg_new_id(void);
+/* The next identity used up, unread (a message the fast path hands
+ * over without making it: kernel/fastpath.c). */
+void msg_skip_id(void);
 /* A new message from `from_task` to `to_task`, data copied from `src`
  * (a user address in `from` when from != NULL, else a kernel pointer);
  * NULL with *err (E_NOMEM, E_BADADDR). */
@@ -324,6 +330,12 @@ int32_t sys_movedata(struct proc *p, uint32_t args);
 int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
 			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w);
 void ipc_release_process(struct proc *p);
+/* A CALL's reply identity, never 0 (the general path's and the fast path's). */
+uint32_t ipc_new_reply_id(void);
+/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c): 1 when it did
+ * the call (its result in w[0], what it received in w[1..5]), 0 when the
+ * general path must, nothing having changed. */
+int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);

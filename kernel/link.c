@@ -59,6 +59,12 @@ int link_put(struct link_table *t, int index, const struct link *l, struct link 
 	return index;
 }
 
+void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id)
+{
+	t->slot[index] = (struct link){ .in_use = 1, .task = task, .rights = LINK_REPLY, .reply_id = reply_id };
+	t->used |= 1ull << index;
+}
+
 struct link *link_get(struct link_table *t, int32_t index)
 {
 	if (index < 0 || index >= NLINK || !t->slot[index].in_use)

@@ -196,6 +196,7 @@ void scheduler(void)
 		p->run_start = arch_clock_ns();
 		vtime_user_resumes();
 		arch_switch_to(p);
+		p = current; /* p, or one it gave the CPU to (fastpath.c) */
 		p->cpu_ns += arch_clock_ns() - p->run_start;
 		current = NULL;
 		if (p->state == P_ZOMBIE) {
