@@ -35,7 +35,7 @@
 #include "kernel.h"
 #include "vtime.h"
 
-_Static_assert(NLINK == 64, "the reply link's slot is a search of one 64-bit set");
+_Static_assert(NLINK == 64 && LINK_FIRST_FREE < 32, "the reply link's slot is a search of two words");
 
 /* The process `task` names when it is on this node, live, not stopped,
  * not metered and waiting in a receive for reply_id (0: any message). */
@@ -59,7 +59,7 @@ static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_
 /* p hands len bytes at buf to `to` with code and reply slot (-1: none),
  * then waits in a receive into rbuf, and the CPU goes to `to`.  The result
  * of p's call once it is woken (by either path). */
-static int32_t hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf, uint32_t len,
+static inline __attribute__((always_inline)) int32_t hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf, uint32_t len,
 				  int32_t reply_slot, uint32_t reply_id, uint32_t rbuf, uint32_t rbuf_len,
 				  uint32_t *w)
 {
@@ -95,10 +95,7 @@ static int32_t hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code
 	p->recv_out = w;
 	p->recv_buf = rbuf;
 	p->recv_buf_len = rbuf_len;
-	proc_set_state(p, P_RECEIVING);
-	proc_set_state(to, P_RUNNABLE);
-	current = to;
-	arch_switch_direct(p, to);
+	proc_pass_cpu(p, to);
 	/* woken, by this path or the general one, and switched back in */
 	p->wait_reply = 0;
 	return p->wake_result;
@@ -116,13 +113,15 @@ static int fast_call(struct proc *p, uint32_t *w)
 	struct proc *to = waiting(l->task, 0); /* a kernel link's task is no process */
 	if (!to || to->queue.len >= QUEUE_MAX)
 		return 0;
-	uint64_t free = ~to->links.used & (~0ull << LINK_FIRST_FREE);
-	if (!free || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) || (len && !palloc_room()) ||
+	/* the first free slot from LINK_FIRST_FREE on (link_free_slot) */
+	uint32_t lo = ~(uint32_t)to->links.used & (~0u << LINK_FIRST_FREE), hi = ~(uint32_t)(to->links.used >> 32);
+	int32_t slot = lo ? __builtin_ctz(lo) : hi ? 32 + __builtin_ctz(hi) : -1;
+	if (slot < 0 || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) || (len && !palloc_room()) ||
 	    !buffers_ok(p, buf, len, rbuf, rbuf_len))
 		return 0;
 	p->call_node = node_id;
 	p->call_hops = 0;
-	w[0] = (uint32_t)hand_over_and_wait(p, to, l->code, buf, len, __builtin_ctzll(free), ipc_new_reply_id(),
+	w[0] = (uint32_t)hand_over_and_wait(p, to, l->code, buf, len, slot, ipc_new_reply_id(),
 					    rbuf, rbuf_len, w);
 	return 1;
 }
@@ -141,7 +140,7 @@ static int fast_replyreceive(struct proc *p, uint32_t *w)
 	if (!to || !msgpool.free || (len && !palloc_free_pages()) || !buffers_ok(p, buf, len, rbuf, rbuf_len))
 		return 0;
 	uint32_t code = l->code;
-	link_free(&p->links, (int32_t)link); /* one use only */
+	link_free_used(&p->links, (int32_t)link); /* one use only */
 	w[0] = (uint32_t)hand_over_and_wait(p, to, code, buf, len, -1, 0, rbuf, rbuf_len, w);
 	return 1;
 }

@@ -59,12 +59,6 @@ int link_put(struct link_table *t, int index, const struct link *l, struct link 
 	return index;
 }
 
-void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id)
-{
-	t->slot[index] = (struct link){ .in_use = 1, .task = task, .rights = LINK_REPLY, .reply_id = reply_id };
-	t->used |= 1ull << index;
-}
-
 struct link *link_get(struct link_table *t, int32_t index)
 {
 	if (index < 0 || index >= NLINK || !t->slot[index].in_use)
@@ -74,11 +68,9 @@ struct link *link_get(struct link_table *t, int32_t index)
 
 int link_free(struct link_table *t, int32_t index)
 {
-	struct link *l = link_get(t, index);
-	if (!l)
+	if (!link_get(t, index))
 		return E_BADLINK;
-	*l = (struct link){ 0 }; /* stores in line: memset is a call (-fno-builtin), 47 instructions a CALL */
-	t->used &= ~(1ull << index);
+	link_free_used(t, index); /* stores in line: memset is a call (-fno-builtin), 47 instructions a CALL */
 	return 0;
 }
 

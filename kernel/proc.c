@@ -36,8 +36,10 @@ uint32_t node_id;
 static uint32_t sched_cursor;
 
 static struct runq runq;            /* the slots that may be picked (runq.c) */
-/* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16 bits */
-static uint8_t pid_slot[65536];
+/* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
+ * bits.  Read by proc_by_task, inline (kernel.h). */
+uint8_t proc_pid_slot[65536];
+#define pid_slot proc_pid_slot
 _Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");
 
 void proc_init(void)
@@ -46,17 +48,6 @@ void proc_init(void)
 	memset(&runq, 0, sizeof runq);
 	memset(pid_slot, 0, sizeof pid_slot);
 	current = NULL;
-}
-
-struct proc *proc_by_task(uint32_t task)
-{
-	if (TASK_NODE(task) != node_id || TASK_PID(task) == KERNEL_PID)
-		return NULL;
-	uint32_t slot = pid_slot[TASK_PID(task)];
-	if (!slot)
-		return NULL;
-	struct proc *p = &proctab[slot - 1];
-	return p->state != P_FREE && p->state != P_ZOMBIE ? p : NULL;
 }
 
 int proc_pid_used(uint16_t pid)
@@ -155,6 +146,22 @@ void proc_block_handoff(struct proc *to)
 {
 	handoff = to;
 	arch_switch_away(current);
+}
+
+void proc_pass_cpu(struct proc *from, struct proc *to)
+{
+	from->state = P_RECEIVING;
+	to->state = P_RUNNABLE;
+	if (from->on_runq) {
+		from->on_runq = 0;
+		runq_remove(&runq, (uint32_t)(from - proctab));
+	}
+	if (!to->on_runq) {
+		to->on_runq = 1;
+		runq_add(&runq, (uint32_t)(to - proctab));
+	}
+	current = to;
+	arch_switch_direct(from, to);
 }
 
 void kernel_tick(void)
