@@ -225,6 +225,49 @@ static void calls_leave_others_their_turns(void)
 	destroylink(area);
 }
 
+/* The same with a server answering with REPLYRECEIVE: its answer and
+ * the caller's next CALL both go straight to the other (kernel/
+ * fastpath.c), so the pair runs on the caller's turn, not through the
+ * scheduler, until a tick ends it; the process that only counts must
+ * still count within a bounded number of calls (at 100 Hz a tick is
+ * some thousands of round trips). */
+static void replyreceive_calls_leave_others_their_turns(void)
+{
+	const char *srv[] = { "t_child", "rrecho", "100000000", NULL }, *cnt[] = { "t_child", "counter", NULL };
+	uint32_t stask, ctask, c0 = 0, c1 = 0;
+	int l, cl, area;
+	CHECK_EQ(spawn_child(srv, &stask, &l), 0);
+	CHECK_EQ(spawn_child(cnt, &ctask, &cl), 0);
+	struct message m = message_into(&area, sizeof area);
+	CHECK_EQ(gtest_receive(&m), 4);
+	area = m.passed;
+	CHECK(area >= 0);
+	int mine = createlink(1, &c0, sizeof c0, LINK_WRITE);
+	CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	destroylink(mine);
+	mine = createlink(1, &c1, sizeof c1, LINK_WRITE);
+	uint32_t calls = 0, bad = 0;
+	for (c1 = c0; c1 == c0 && calls < 2000000; ) {
+		for (int k = 0; k < 1000; k++, calls++) {
+			uint32_t w = 0;
+			m = message_into(&w, sizeof w);
+			bad += call(l, &calls, 4, -1, &m) != 4 || w != calls;
+		}
+		CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	}
+	destroylink(mine);
+	CHECK_EQ(bad, 0);
+	CHECK(c1 != c0);
+	struct kr_exit_notice ex;
+	CHECK_EQ(pm_kill(ctask), 0);
+	CHECK_EQ(pm_kill(stask), 0);
+	CHECK_EQ(wait_child(ctask, &ex), 0);
+	CHECK_EQ(wait_child(stask, &ex), 0);
+	destroylink(l);
+	destroylink(cl);
+	destroylink(area);
+}
+
 /* ---- REPLYRECEIVE ---- */
 
 /* Exactly one message waits for us, the word `v` over `code`: taken. */
@@ -491,6 +534,7 @@ GTESTS(
 	{ "calls over the kernel link", kernel_link_call },
 	{ "handed over at once as when queued", handed_over_as_queued },
 	{ "calls leave the others their turns", calls_leave_others_their_turns },
+	{ "calls to a replyreceive server leave the others their turns", replyreceive_calls_leave_others_their_turns },
 	{ "replyreceive answers and takes the next request", replyreceive_answers_and_takes_next },
 	{ "a server answering with replyreceive", replyreceive_server },
 	{ "replyreceive with bad arguments: nothing sent or received", replyreceive_bad_arguments },
