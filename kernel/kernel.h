@@ -375,9 +375,12 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 void ipc_release_process(struct proc *p);
 /* A CALL's reply identity, never 0 (the general path's and the fast path's). */
 uint32_t ipc_new_reply_id(void);
-/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c): 1 when it did
- * the call (its result in w[0], what it received in w[1..5]), 0 when the
- * general path must, nothing having changed. */
+/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c), tried by
+ * arch/'s trap before syscall_dispatch for those two calls: 1 when it did
+ * the call (its result in w[0], what it received in w[1..5], all
+ * KCALL_WORDS words to go back), 0 when syscall_dispatch must, nothing
+ * having changed.  It owes no copying (p->copy_owed_ns: it leaves a node
+ * with the copying model to the general path). */
 int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */

@@ -32,10 +32,6 @@ static int32_t route(struct proc *p, uint32_t nr, uint32_t *w)
 
 unsigned syscall_dispatch(struct proc *p, uint32_t nr, uint32_t w[KCALL_WORDS])
 {
-	/* the fast path owes no copying: it leaves a node with the copying
-	 * model to the general path */
-	if ((nr == K_CALL || nr == K_REPLYRECEIVE) && fastpath_kcall(p, nr, w))
-		return KCALL_WORDS;
 	int32_t r = route(p, nr, w);
 	if (p->copy_owed_ns) {
 		uint64_t ns = p->copy_owed_ns;
