@@ -404,7 +404,10 @@ static inline __attribute__((always_inline)) int sent_and_waits(struct proc *p, 
  * the general path's queueing and hand-over are.  A message identity is
  * used up as the general path's message would, so later ones keep theirs.
  * A CALL taken here also runs its receiver at once on the caller's turn
- * (proc_block_handoff); a SEND's sender goes on, as always. */
+ * (proc_block_handoff); a SEND's sender goes on, as always.  A CALL or
+ * REPLYRECEIVE whose partner waits is first tried by kernel/fastpath.c,
+ * from the trap, with no scheduler at all; what it declines (the copying
+ * model, a server's queued messages, ...) comes here. */
 
 /* The process link l names when it waits in a receive that would take a
  * message with reply_id (0: a plain receive) at once, and neither it nor
