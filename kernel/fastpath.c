@@ -47,13 +47,18 @@ static inline struct proc *waiting(uint32_t task, uint32_t reply_id)
 	return to;
 }
 
-/* The buffers the general path checks (check_send, check_recv). */
+/* The buffers the general path checks (check_send, check_recv).  The
+ * receive buffer p's last receive named passed those checks (check_recv
+ * and this path keep only one that did), and mappings only grow while a
+ * process lives, so the same buffer again, a server's or a client's loop,
+ * is two compares. */
 static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_t rbuf, uint32_t rbuf_len)
 {
 	if (len && user_readable(p, buf, len) < 0)
 		return 0;
-	return !rbuf_len || (user_range_ok(rbuf, rbuf_len) &&
-			     user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0);
+	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
+		return 1;
+	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
 }
 
 /* p hands len bytes at buf to `to` with code and reply slot (-1: none),
@@ -147,7 +152,9 @@ static int fast_replyreceive(struct proc *p, uint32_t *w)
 
 int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
 {
-	if (p->meter_flags || vtime_copy_rate)
+	/* p runs, so it is in the run set, unless it was stopped while
+	 * running (then the general path, proc_pass_cpu's count) */
+	if (p->meter_flags || !p->on_runq || vtime_copy_rate)
 		return 0;
 	return nr == K_CALL ? fast_call(p, w) : fast_replyreceive(p, w);
 }

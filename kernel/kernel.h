@@ -175,8 +175,9 @@ struct proc {
 	struct msg_queue queue;
 	/* a receive in progress: where what it receives goes (words 1..5 of
 	 * its call's words, syscall_dispatch: on its kernel stack or in its
-	 * trap frame, so valid while the call lasts) and the buffer it named
-	 * (ipc.c's check_recv) */
+	 * trap frame, so valid while the call lasts) and the buffer it named,
+	 * kept only once found in user space and writable (ipc.c's
+	 * check_recv; fastpath.c trusts the same buffer again) */
 	uint32_t *recv_out;
 	uint32_t recv_buf, recv_buf_len;
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */

@@ -148,18 +148,17 @@ void proc_block_handoff(struct proc *to)
 	arch_switch_away(current);
 }
 
+/* from runs and is in the run set (fastpath.c checks), `to` waits, so it
+ * is not: one leaves it and one joins, the count unchanged. */
 void proc_pass_cpu(struct proc *from, struct proc *to)
 {
+	uint32_t f = (uint32_t)(from - proctab), t = (uint32_t)(to - proctab);
 	from->state = P_RECEIVING;
+	from->on_runq = 0;
+	runq.word[f / 32] &= ~(1u << (f % 32));
 	to->state = P_RUNNABLE;
-	if (from->on_runq) {
-		from->on_runq = 0;
-		runq_remove(&runq, (uint32_t)(from - proctab));
-	}
-	if (!to->on_runq) {
-		to->on_runq = 1;
-		runq_add(&runq, (uint32_t)(to - proctab));
-	}
+	to->on_runq = 1;
+	runq.word[t / 32] |= 1u << (t % 32);
 	current = to;
 	arch_switch_direct(from, to);
 }
