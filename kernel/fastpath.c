@@ -64,9 +64,9 @@ static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_
 /* p hands len bytes at buf to `to` with code and reply slot (-1: none),
  * then waits in a receive into rbuf, and the CPU goes to `to`.  The result
  * of p's call once it is woken (by either path). */
-static inline __attribute__((always_inline)) int32_t hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf, uint32_t len,
-				  int32_t reply_slot, uint32_t reply_id, uint32_t rbuf, uint32_t rbuf_len,
-				  uint32_t *w)
+static inline __attribute__((always_inline)) int32_t
+hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf, uint32_t len, int32_t reply_slot,
+		   uint32_t reply_id, uint32_t rbuf, uint32_t rbuf_len, uint32_t *w)
 {
 	/* p's time ends here; the hand-over and the switch are to's */
 	uint64_t now = arch_clock_ns();
@@ -80,11 +80,11 @@ static inline __attribute__((always_inline)) int32_t hand_over_and_wait(struct p
 		 * only grow); as the general path: the receiver is told
 		 * E_BADADDR and gets no link, a CALL's caller E_DEAD */
 		to->wake_result = E_BADADDR;
-		proc_set_state(to, P_RUNNABLE);
-		if (reply_slot >= 0) {
-			p->run_start = now; /* p goes on: its time again */
+		if (reply_slot >= 0) { /* p goes on, its time again; to wakes */
+			p->run_start = now;
+			proc_set_state(to, P_RUNNABLE);
 			return E_DEAD;
-		}
+		}               /* a reply: p waits and to runs, as below */
 	} else {
 		uint32_t *tw = to->recv_out;
 		tw[1] = len;
