@@ -69,6 +69,11 @@ void *arch_aspace_lookup(uintptr_t as, uint32_t va, int write);
 void arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp);
 void arch_switch_to(struct proc *p);   /* run p until it gives the CPU back */
 void arch_switch_away(struct proc *p); /* give the CPU back to the scheduler */
+/* from (running, in the kernel) gives the CPU straight to `to` (switched
+ * out, by either of these or arch_switch_away), not through the scheduler:
+ * to's kernel stack, address space and saved context; returns when
+ * something switches back to from (kernel/fastpath.c). */
+void arch_switch_direct(struct proc *from, struct proc *to);
 void arch_wait_for_interrupt(void);    /* idle until something happens */
 /* In a loop waiting for a device: the processor's spin-wait hint (x86
  * pause, ARM yield).  Under QEMU's TCG it also ends the current run of

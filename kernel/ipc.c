@@ -488,7 +488,10 @@ static inline __attribute__((always_inline)) int sent_and_waits(struct proc *p, 
  * the general path's queueing and hand-over are.  A message identity is
  * used up as the general path's message would, so later ones keep theirs.
  * A CALL taken here also runs its receiver at once on the caller's turn
- * (proc_block_handoff); a SEND's sender goes on, as always. */
+ * (proc_block_handoff); a SEND's sender goes on, as always.  A CALL or
+ * REPLYRECEIVE whose partner waits is first tried by kernel/fastpath.c,
+ * from the trap, with no scheduler at all; what it declines (the copying
+ * model, a server's queued messages, ...) comes here. */
 
 /* The process link l names when it waits in a receive that would take a
  * message with reply_id (0: a plain receive) at once, and neither it nor
@@ -691,7 +694,7 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 	return r < 0 ? r : receive_checked(p, 1, traced);
 }
 
-static uint32_t new_reply_id(void)
+uint32_t ipc_new_reply_id(void)
 {
 	uint32_t id = next_reply_id++;
 	if (next_reply_id == 0)
@@ -704,7 +707,7 @@ static uint32_t new_reply_id(void)
 static int32_t fast_call(struct proc *p, const struct link *l, struct proc *to, int32_t slot,
 			 uint32_t buf, uint32_t len)
 {
-	uint32_t reply_id = new_reply_id();
+	uint32_t reply_id = ipc_new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	p->wait_reply = reply_id;
 	p->call_node = node_id;
@@ -736,7 +739,7 @@ int32_t sys_call(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32
 	if (!pl && !(l->rights & LINK_REPLY) && (to = fast_receiver(p, l, 0)) &&
 	    (slot = link_free_slot(&to->links, LINK_FIRST_FREE)) >= 0 && fast_sender_ok(p, buf, len))
 		return fast_call(p, l, to, slot, buf, len);
-	uint32_t reply_id = new_reply_id();
+	uint32_t reply_id = ipc_new_reply_id();
 	struct link reply = { .in_use = 1, .task = p->task, .rights = LINK_REPLY, .reply_id = reply_id };
 	struct kmsg *m = msg_over(p, l, pl, buf, len, &r);
 	if (!m)

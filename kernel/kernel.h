@@ -40,6 +40,29 @@ int link_alloc(struct link_table *t, const struct link *l, int from);
  * when the slot was free) so the caller can answer a reply link it held. */
 int link_put(struct link_table *t, int index, const struct link *l, struct link *old);
 int link_free_slot(const struct link_table *t, int from);
+/* The fast path's two writes (kernel/fastpath.c), inline, kept beside
+ * link.c's in meaning: a CALL's reply link (to task, answering reply_id)
+ * into free slot index, 0 .. NLINK - 1, the link the general path makes
+ * (ipc.c's sys_call); a free slot is all zero (link_free, link_clear), so
+ * only its non-zero fields are written.  And slot index, in use, freed as
+ * link_free frees it. */
+static inline void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id)
+{
+	struct link *l = &t->slot[index];
+	l->in_use = 1;
+	l->task = task;
+	l->rights = LINK_REPLY;
+	l->reply_id = reply_id;
+	t->used |= 1ull << index;
+}
+_Static_assert(sizeof(struct link) == 8 * sizeof(uint32_t), "link_free_used clears every field");
+static inline void link_free_used(struct link_table *t, int index)
+{
+	struct link *l = &t->slot[index];
+	/* field by field: a compound literal is a loop of stores here */
+	l->in_use = l->task = l->code = l->rights = l->data = l->data_len = l->reply_id = l->hops = 0;
+	t->used &= ~(1ull << index);
+}
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
 int link_count(const struct link_table *t);
@@ -152,8 +175,9 @@ struct proc {
 	struct msg_queue queue;
 	/* a receive in progress: where what it receives goes (words 1..5 of
 	 * its call's words, syscall_dispatch: on its kernel stack or in its
-	 * trap frame, so valid while the call lasts) and the buffer it named
-	 * (ipc.c's check_recv) */
+	 * trap frame, so valid while the call lasts) and the buffer it named,
+	 * kept only once found in user space and writable (ipc.c's
+	 * check_recv; fastpath.c trusts the same buffer again) */
 	uint32_t *recv_out;
 	uint32_t recv_buf, recv_buf_len;
 	uint32_t wait_reply;   /* CALL in progress: reply id awaited, else 0   */
@@ -193,7 +217,17 @@ void proc_init(void);
 struct proc *proc_create(const char *prog, const char *args, size_t args_len, uint32_t parent, int *err);
 /* The live process (not free, not ended) of a task on this node, or NULL;
  * constant time (proc.c's table from pid to slot). */
-struct proc *proc_by_task(uint32_t task);
+extern uint8_t proc_pid_slot[65536]; /* pid -> its slot + 1 (proc.c) */
+static inline struct proc *proc_by_task(uint32_t task)
+{
+	if (TASK_NODE(task) != node_id || TASK_PID(task) == KERNEL_PID)
+		return NULL;
+	uint32_t slot = proc_pid_slot[TASK_PID(task)];
+	if (!slot)
+		return NULL;
+	struct proc *p = &proctab[slot - 1];
+	return p->state != P_FREE && p->state != P_ZOMBIE ? p : NULL;
+}
 /* A slot holds (or held, until proc_set_free) a process with this pid. */
 int proc_pid_used(uint16_t pid);
 /* Slot p (free) is given pid: its task, and found by it from now on. */
@@ -228,6 +262,12 @@ void proc_block(void);          /* current waits (state set by caller) */
  * cursor stays where current's turn put it (ipc.c's fast path). */
 void proc_block_handoff(struct proc *to);
 void proc_kstack_free(struct proc *p); /* once p will never run again */
+/* current (from) waits in a receive and gives the CPU straight to `to`
+ * (waiting in a receive, not stopped: it becomes runnable and runs), not
+ * through the scheduler, on what is left of from's turn; returns when
+ * from runs again.  The CPU time's split is the caller's
+ * (kernel/fastpath.c). */
+void proc_pass_cpu(struct proc *from, struct proc *to);
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes
@@ -252,7 +292,10 @@ void kernel_timer_tick(void);  /* every clock tick, whatever runs (timer.c) */
 /* ---- user memory (uaccess.c): every access to a process's memory ---- */
 int copy_from_user(struct proc *p, void *dst, uint32_t uaddr, uint32_t len);
 int copy_to_user(struct proc *p, uint32_t uaddr, const void *src, uint32_t len);
-int user_range_ok(uint32_t uaddr, uint32_t len);
+static inline int user_range_ok(uint32_t uaddr, uint32_t len)
+{
+	return uaddr >= USER_BASE && uaddr < USER_TOP && len <= USER_TOP - uaddr;
+}
 /* len bytes from sa in src to da in dst (MOVEDATA on one node); src and
  * dst may be the same process, the areas overlapping.  0 or E_BADADDR. */
 int copy_user_to_user(struct proc *src, uint32_t sa, struct proc *dst, uint32_t da, uint32_t len);
@@ -284,6 +327,13 @@ int user_load(struct proc *p, uint32_t uaddr, const void *src, uint32_t filesz, 
 extern struct msg_pool msgpool;
 /* A message identity unique in the cluster: the node, then a count. */
 uint64_t msg_new_id(void);
+/* The next identity used up, unread (a message the fast path hands
+ * over without making it: kernel/fastpath.c). */
+extern uint64_t next_msg_id;
+static inline void msg_skip_id(void)
+{
+	next_msg_id++;
+}
 /* A new message from `from_task` to `to_task`, data copied from `src`
  * (a user address in `from` when from != NULL, else a kernel pointer);
  * NULL with *err (E_NOMEM, E_BADADDR). */
@@ -327,6 +377,15 @@ int32_t sys_movedata(struct proc *p, uint32_t args);
 int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
 			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w);
 void ipc_release_process(struct proc *p);
+/* A CALL's reply identity, never 0 (the general path's and the fast path's). */
+uint32_t ipc_new_reply_id(void);
+/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c), tried by
+ * arch/'s trap before syscall_dispatch for those two calls: 1 when it did
+ * the call (its result in w[0], what it received in w[1..5], all
+ * KCALL_WORDS words to go back), 0 when syscall_dispatch must, nothing
+ * having changed.  It owes no copying (p->copy_owed_ns: it leaves a node
+ * with the copying model to the general path). */
+int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);

@@ -68,11 +68,9 @@ struct link *link_get(struct link_table *t, int32_t index)
 
 int link_free(struct link_table *t, int32_t index)
 {
-	struct link *l = link_get(t, index);
-	if (!l)
+	if (!link_get(t, index))
 		return E_BADLINK;
-	*l = (struct link){ 0 }; /* stores in line: memset is a call (-fno-builtin), 47 instructions a CALL */
-	t->used &= ~(1ull << index);
+	link_free_used(t, index); /* stores in line: memset is a call (-fno-builtin), 47 instructions a CALL */
 	return 0;
 }
 

@@ -37,8 +37,10 @@ static uint32_t sched_cursor;
 
 static struct runq runq;            /* the slots that may be picked (runq.c) */
 const uint32_t *const proc_runnable = &runq.count;
-/* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16 bits */
-static uint8_t pid_slot[65536];
+/* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
+ * bits.  Read by proc_by_task, inline (kernel.h). */
+uint8_t proc_pid_slot[65536];
+#define pid_slot proc_pid_slot
 _Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");
 
 void proc_init(void)
@@ -47,17 +49,6 @@ void proc_init(void)
 	memset(&runq, 0, sizeof runq);
 	memset(pid_slot, 0, sizeof pid_slot);
 	current = NULL;
-}
-
-struct proc *proc_by_task(uint32_t task)
-{
-	if (TASK_NODE(task) != node_id || TASK_PID(task) == KERNEL_PID)
-		return NULL;
-	uint32_t slot = pid_slot[TASK_PID(task)];
-	if (!slot)
-		return NULL;
-	struct proc *p = &proctab[slot - 1];
-	return p->state != P_FREE && p->state != P_ZOMBIE ? p : NULL;
 }
 
 int proc_pid_used(uint16_t pid)
@@ -158,6 +149,21 @@ void proc_block_handoff(struct proc *to)
 	arch_switch_away(current);
 }
 
+/* from runs and is in the run set (fastpath.c checks), `to` waits, so it
+ * is not: one leaves it and one joins, the count unchanged. */
+void proc_pass_cpu(struct proc *from, struct proc *to)
+{
+	uint32_t f = (uint32_t)(from - proctab), t = (uint32_t)(to - proctab);
+	from->state = P_RECEIVING;
+	from->on_runq = 0;
+	runq.word[f / 32] &= ~(1u << (f % 32));
+	to->state = P_RUNNABLE;
+	to->on_runq = 1;
+	runq.word[t / 32] |= 1u << (t % 32);
+	current = to;
+	arch_switch_direct(from, to);
+}
+
 void kernel_tick(void)
 {
 	if (current)
@@ -197,6 +203,7 @@ void scheduler(void)
 		p->run_start = arch_clock_ns();
 		vtime_user_resumes();
 		arch_switch_to(p);
+		p = current; /* p, or one it gave the CPU to (fastpath.c) */
 		p->cpu_ns += arch_clock_ns() - p->run_start;
 		current = NULL;
 		if (p->state == P_ZOMBIE) {

@@ -9,18 +9,6 @@
  */
 #include "runq.h"
 
-void runq_add(struct runq *q, uint32_t i)
-{
-	q->word[i / 32] |= 1u << (i % 32);
-	q->count++;
-}
-
-void runq_remove(struct runq *q, uint32_t i)
-{
-	q->word[i / 32] &= ~(1u << (i % 32));
-	q->count--;
-}
-
 /* The words from the start's on, the start's own word again last for the
  * slots below the start: at most RUNQ_WORDS + 1 words. */
 int runq_next(const struct runq *q, uint32_t cursor)

@@ -16,8 +16,16 @@ struct runq {
 
 /* Slot i (0 .. NPROC - 1) joins or leaves the set; it must not be in it,
  * or must be, already. */
-void runq_add(struct runq *q, uint32_t i);
-void runq_remove(struct runq *q, uint32_t i);
+static inline void runq_add(struct runq *q, uint32_t i)
+{
+	q->word[i / 32] |= 1u << (i % 32);
+	q->count++;
+}
+static inline void runq_remove(struct runq *q, uint32_t i)
+{
+	q->word[i / 32] &= ~(1u << (i % 32));
+	q->count--;
+}
 /* The first slot in the set after `cursor`, going round (cursor itself
  * last), or -1 when the set is empty: round robin in slot order. */
 int runq_next(const struct runq *q, uint32_t cursor);

@@ -11,11 +11,6 @@
  */
 #include "kernel.h"
 
-int user_range_ok(uint32_t uaddr, uint32_t len)
-{
-	return uaddr >= USER_BASE && uaddr < USER_TOP && len <= USER_TOP - uaddr;
-}
-
 /* Bytes from uaddr to the end of its page. */
 static uint32_t page_room(uint32_t uaddr)
 {

@@ -40,3 +40,9 @@ void arch_switch_away(struct proc *p)
 {
 	arm_swtch(&p->arch.ctx, scheduler_ctx);
 }
+
+void arch_switch_direct(struct proc *from, struct proc *to)
+{
+	mmu_switch(to->aspace);
+	arm_swtch(&from->arch.ctx, to->arch.ctx);
+}

@@ -40,3 +40,10 @@ void arch_switch_away(struct proc *p)
 {
 	x86_swtch(&p->arch.ctx, scheduler_ctx);
 }
+
+void arch_switch_direct(struct proc *from, struct proc *to)
+{
+	tss_set_kernel_stack((uint32_t)(uintptr_t)to->kstack + 4096);
+	lcr3((uint32_t)to->aspace);
+	x86_swtch(&from->arch.ctx, to->arch.ctx);
+}

@@ -28,7 +28,9 @@ static void trap(struct trapframe *tf, int from_user)
 		/* arguments ebx ecx edx esi edi ebp; results eax, then (a
 		 * receive's) ebx ecx edx esi edi: kernel/abi/calls.h */
 		uint32_t w[KCALL_WORDS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
-		if (syscall_dispatch(current, tf->eax, w) > 1) {
+		uint32_t nr = tf->eax;
+		if (((nr == K_CALL || nr == K_REPLYRECEIVE) && fastpath_kcall(current, nr, w)) ||
+		    syscall_dispatch(current, nr, w) > 1) {
 			tf->ebx = w[1];
 			tf->ecx = w[2];
 			tf->edx = w[3];
@@ -66,12 +68,10 @@ static void trap(struct trapframe *tf, int from_user)
 void x86_trap(struct trapframe *tf);
 void x86_trap(struct trapframe *tf)
 {
-	int from_user = (tf->cs & 3) == 3;
-	if (!vtime_on || !from_user) {
-		trap(tf, from_user);
-		return;
-	}
-	vtime_user_entry(tf->trapno == T_IRQ0); /* the deadline's: judged in its stop */
-	trap(tf, 1);
-	vtime_user_resumes();
+	int from_user = (tf->cs & 3) == 3, judged = vtime_on && from_user;
+	if (judged)
+		vtime_user_entry(tf->trapno == T_IRQ0); /* the deadline's: judged in its stop */
+	trap(tf, from_user); /* one call: inlined */
+	if (judged)
+		vtime_user_resumes();
 }

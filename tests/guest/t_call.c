@@ -190,10 +190,12 @@ static void handed_over_as_queued(void)
 
 /* A CALL's server runs on its caller's turn; the others still have
  * theirs: a process that only counts must count while two others call
- * each other (the first direct switch tried starved such a process). */
-static void calls_leave_others_their_turns(void)
+ * each other (the first direct switch tried starved such a process).
+ * The server (t_child `mode`, `n` requests) is called in batches of
+ * `batch` until the counter has moved, at most `most` times. */
+static void others_keep_turns(const char *mode, const char *n, uint32_t batch, uint32_t most)
 {
-	const char *srv[] = { "t_child", "echo", "0", NULL }, *cnt[] = { "t_child", "counter", NULL };
+	const char *srv[] = { "t_child", mode, n, NULL }, *cnt[] = { "t_child", "counter", NULL };
 	uint32_t stask, ctask, c0 = 0, c1 = 0;
 	int l, cl, area;
 	CHECK_EQ(spawn_child(srv, &stask, &l), 0);
@@ -205,15 +207,18 @@ static void calls_leave_others_their_turns(void)
 	int mine = createlink(1, &c0, sizeof c0, LINK_WRITE);
 	CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
 	destroylink(mine);
-	for (uint32_t i = 0; i < 20; i++) {
-		uint32_t w = 0;
-		m = message_into(&w, sizeof w);
-		CHECK_EQ(call(l, &i, 4, -1, &m), 4);
-		CHECK_EQ(w, i);
-	}
 	mine = createlink(1, &c1, sizeof c1, LINK_WRITE);
-	CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	uint32_t calls = 0, bad = 0;
+	for (c1 = c0; c1 == c0 && calls < most; ) {
+		for (uint32_t k = 0; k < batch; k++, calls++) {
+			uint32_t w = 0;
+			m = message_into(&w, sizeof w);
+			bad += call(l, &calls, 4, -1, &m) != 4 || w != calls;
+		}
+		CHECK_EQ(movedata(area, 0, mine, 0, 4), 4);
+	}
 	destroylink(mine);
+	CHECK_EQ(bad, 0);
 	CHECK(c1 != c0);
 	struct kr_exit_notice ex;
 	CHECK_EQ(pm_kill(ctask), 0);
@@ -223,6 +228,23 @@ static void calls_leave_others_their_turns(void)
 	destroylink(l);
 	destroylink(cl);
 	destroylink(area);
+}
+
+/* 20 calls to a server answering with SENDMESSAGE and RECEIVEMESSAGE,
+ * whose receive goes through the scheduler. */
+static void calls_leave_others_their_turns(void)
+{
+	others_keep_turns("echo", "0", 20, 20);
+}
+
+/* A server answering with REPLYRECEIVE: its answer and the caller's next
+ * CALL both go straight to the other (kernel/fastpath.c), so the pair
+ * runs on the caller's turn, not through the scheduler, until a tick
+ * ends it; the counter must still count within a bounded number of calls
+ * (at 100 Hz a tick is some thousands of round trips). */
+static void replyreceive_calls_leave_others_their_turns(void)
+{
+	others_keep_turns("rrecho", "100000000", 1000, 2000000);
 }
 
 /* ---- REPLYRECEIVE ---- */
@@ -491,6 +513,7 @@ GTESTS(
 	{ "calls over the kernel link", kernel_link_call },
 	{ "handed over at once as when queued", handed_over_as_queued },
 	{ "calls leave the others their turns", calls_leave_others_their_turns },
+	{ "calls to a replyreceive server leave the others their turns", replyreceive_calls_leave_others_their_turns },
 	{ "replyreceive answers and takes the next request", replyreceive_answers_and_takes_next },
 	{ "a server answering with replyreceive", replyreceive_server },
 	{ "replyreceive with bad arguments: nothing sent or received", replyreceive_bad_arguments },

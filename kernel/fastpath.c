@@ -1,0 +1,160 @@
+/*
+ * kernel/fastpath.c - the local CALL round trip's fast path: a CALL whose
+ * server on this node already waits in a receive, and a REPLYRECEIVE whose
+ * caller already waits for that reply, done straight through, in seL4's
+ * spirit (its fastpath beside its general path).
+ *
+ * It owns only the common case of those two calls: neither process
+ * metered (their traces stay the general path's, exactly), no link passed,
+ * the partner waiting for this very message, nothing queued for a
+ * REPLYRECEIVE's own receive, no copying model (virtual time's 1984
+ * machine, vtime_copy_rate), and every check the general path makes passed
+ * (quotas, reserve, readable and writable buffers, a free slot for the
+ * reply link).  Anything else returns 0 before changing anything, and the
+ * general path (ipc.c, unchanged) does the call; so every result, error
+ * code and received word is the general path's (docs/kernel-calls.md).
+ *
+ * Why shaped so: the general path goes through the scheduler twice a
+ * round trip (a switch to its context and out again, the CPU accounting's
+ * two clock reads at each), makes the receiver's charge with two more
+ * clock reads per message, and walks every call's argument checks in
+ * layers.  Here the message is written into the partner's call words (and
+ * its bytes copied once, user to user), the caller blocks, and the CPU
+ * goes straight to the partner: one clock read splits the CPU time (what
+ * came before is the caller's, the hand-over and the switch are the
+ * partner's, as the general path charges a message's queueing and
+ * hand-over to its receiver), and the kernel stack switch is direct
+ * (arch_switch_direct), not through the scheduler.  The partner runs on
+ * what is left of the caller's turn (the scheduler's cursor does not
+ * move), so a pair calling each other cannot keep others from their
+ * turns: at the next tick the pick goes on from where the scheduler left
+ * it.  A process blocked here is resumed by either path (the scheduler's
+ * switch and the direct one load the same saved context), and one blocked
+ * on the general path is resumed here the same way.
+ */
+#include "kernel.h"
+#include "vtime.h"
+
+_Static_assert(NLINK == 64 && LINK_FIRST_FREE < 32, "the reply link's slot is a search of two words");
+
+/* The process `task` names when it is on this node, live, not stopped,
+ * not metered and waiting in a receive for reply_id (0: any message). */
+static inline struct proc *waiting(uint32_t task, uint32_t reply_id)
+{
+	struct proc *to = proc_by_task(task);
+	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+		return NULL;
+	return to;
+}
+
+/* The buffers the general path checks (check_send, check_recv).  The
+ * receive buffer p's last receive named passed those checks (check_recv
+ * and this path keep only one that did), and mappings only grow while a
+ * process lives, so the same buffer again, a server's or a client's loop,
+ * is two compares. */
+static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_t rbuf, uint32_t rbuf_len)
+{
+	if (len && user_readable(p, buf, len) < 0)
+		return 0;
+	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
+		return 1;
+	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
+}
+
+/* p hands len bytes at buf to `to` with code and reply slot (-1: none),
+ * then waits in a receive into rbuf, and the CPU goes to `to`.  The result
+ * of p's call once it is woken (by either path). */
+static inline __attribute__((always_inline)) int32_t
+hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf, uint32_t len, int32_t reply_slot,
+		   uint32_t reply_id, uint32_t rbuf, uint32_t rbuf_len, uint32_t *w)
+{
+	/* p's time ends here; the hand-over and the switch are to's */
+	uint64_t now = arch_clock_ns();
+	p->cpu_ns += now - p->run_start;
+	to->run_start = now;
+	msg_skip_id(); /* the identity the general path's message would use */
+	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
+	int32_t result = n < len ? E_TRUNC : (int32_t)len;
+	if (n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) {
+		/* cannot happen (both buffers were found mapped and mappings
+		 * only grow); as the general path: the receiver is told
+		 * E_BADADDR and gets no link, a CALL's caller E_DEAD */
+		to->wake_result = E_BADADDR;
+		if (reply_slot >= 0) { /* p goes on, its time again; to wakes */
+			p->run_start = now;
+			proc_set_state(to, P_RUNNABLE);
+			return E_DEAD;
+		}               /* a reply: p waits and to runs, as below */
+	} else {
+		uint32_t *tw = to->recv_out;
+		tw[1] = len;
+		tw[2] = code;
+		tw[3] = (uint32_t)-1;
+		tw[4] = (uint32_t)reply_slot;
+		tw[5] = p->task;
+		if (reply_slot >= 0)
+			link_put_reply(&to->links, reply_slot, p->task, reply_id);
+		to->wake_result = result;
+	}
+	p->wait_reply = reply_id;
+	p->recv_out = w;
+	p->recv_buf = rbuf;
+	p->recv_buf_len = rbuf_len;
+	proc_pass_cpu(p, to);
+	/* woken, by this path or the general one, and switched back in */
+	p->wait_reply = 0;
+	return p->wake_result;
+}
+
+/* CALL (w: link, buf, len, passlink, rbuf, rbuf_len). */
+static int fast_call(struct proc *p, uint32_t *w)
+{
+	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
+	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
+		return 0;
+	const struct link *l = &p->links.slot[link];
+	if (!l->in_use || (l->rights & LINK_REPLY) || l->task == p->task)
+		return 0;
+	struct proc *to = waiting(l->task, 0); /* a kernel link's task is no process */
+	if (!to || to->queue.len >= QUEUE_MAX)
+		return 0;
+	/* the first free slot from LINK_FIRST_FREE on (link_free_slot) */
+	uint32_t lo = ~(uint32_t)to->links.used & (~0u << LINK_FIRST_FREE), hi = ~(uint32_t)(to->links.used >> 32);
+	int32_t slot = lo ? __builtin_ctz(lo) : hi ? 32 + __builtin_ctz(hi) : -1;
+	if (slot < 0 || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) || (len && !palloc_room()) ||
+	    !buffers_ok(p, buf, len, rbuf, rbuf_len))
+		return 0;
+	p->call_node = node_id;
+	p->call_hops = 0;
+	w[0] = (uint32_t)hand_over_and_wait(p, to, l->code, buf, len, slot, ipc_new_reply_id(),
+					    rbuf, rbuf_len, w);
+	return 1;
+}
+
+/* REPLYRECEIVE (the same words, link a reply link). */
+static int fast_replyreceive(struct proc *p, uint32_t *w)
+{
+	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
+	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
+		return 0;
+	struct link *l = &p->links.slot[link];
+	if (!l->in_use || !(l->rights & LINK_REPLY) || l->task == p->task)
+		return 0;
+	struct proc *to = waiting(l->task, l->reply_id);
+	/* a reply is exempt from the quotas but needs a header and a page */
+	if (!to || !msgpool.free || (len && !palloc_free_pages()) || !buffers_ok(p, buf, len, rbuf, rbuf_len))
+		return 0;
+	uint32_t code = l->code;
+	link_free_used(&p->links, (int32_t)link); /* one use only */
+	w[0] = (uint32_t)hand_over_and_wait(p, to, code, buf, len, -1, 0, rbuf, rbuf_len, w);
+	return 1;
+}
+
+int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
+{
+	/* p runs, so it is in the run set, unless it was stopped while
+	 * running (then the general path, proc_pass_cpu's count) */
+	if (p->meter_flags || !p->on_runq || vtime_copy_rate)
+		return 0;
+	return nr == K_CALL ? fast_call(p, w) : fast_replyreceive(p, w);
+}
