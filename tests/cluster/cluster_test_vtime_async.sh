@@ -147,9 +147,11 @@ steps() {
 		sort | uniq -c | sort -rn | head -1 | awk '{ print $2 }'
 }
 loc=$(steps "$TEST_DIR/cpu-local.csv") rem=$(steps "$TEST_DIR/cpu-remote.csv")
-# the local queueing is the receiver's CPU (ipc.c's enqueue); what the
-# sender still pays for a local receiver is that charge's own bracket (two
-# clock reads around it): a few tens of instructions.  The transport
-# (~130 us before: issue 14) is not there.
-check_that "a SEND's CPU: ${rem:-?} ns remote, ${loc:-?} ns local (more by the queueing's bracket only)" \
-	'[ -n "$loc" ] && [ -n "$rem" ] && [ "$rem" -le "$loc" ] && [ $((loc - rem)) -le 100 ]'
+# the local queueing is the receiver's CPU (ipc.c's enqueue) and the
+# remote transport the node's (remote.c): what the sender pays differs by
+# the two paths' own code only, a few tens of instructions either way
+# (local was the dearer by its charge's bracket until the probes were
+# tested once a call; remote is now by 4 ns).  The transport (~130 us
+# before: issue 14) is not there.
+check_that "a SEND's CPU: ${rem:-?} ns remote, ${loc:-?} ns local (within 100 ns either way)" \
+	'[ -n "$loc" ] && [ -n "$rem" ] && [ $((loc - rem)) -le 100 ] && [ $((rem - loc)) -le 100 ]'
