@@ -32,8 +32,8 @@ static const uint64_t presets[2][VT_FIELDS] = {
 	},
 	[CLUSTER_NET_1984] = {
 		[VT_LATENCY] = 100 * US, [VT_BANDWIDTH] = 3000000ull,
-		[VT_TX_FIXED] = 100 * US, [VT_TX_PER_KB] = 6900 * US,
-		[VT_RX_FIXED] = 100 * US, [VT_RX_PER_KB] = 6900 * US,
+		[VT_TX_FIXED] = 100 * US, [VT_TX_PER_KB] = 4500 * US,
+		[VT_RX_FIXED] = 100 * US, [VT_RX_PER_KB] = 4500 * US,
 		[VT_DISK_LATENCY] = 4 * MS, [VT_DISK_SECTOR] = 5 * US,
 		[VT_STOPS] = 10 * MS, [VT_COPY] = COPY_1984,
 	},

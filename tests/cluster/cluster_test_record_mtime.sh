@@ -30,9 +30,9 @@ check "virtual: the log's table is beside it, in virtual time" \
 	[ "$(head -1 "$TEST_DIR/v.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
 # 1 byte: 1764 instructions at 1.024 us (the preset's copying is the
 # processes' CPU, not in the table); + the sending kernel's 491 at 1.024 us, a 187-byte frame at 3 Mb/s (499 us), 100 us, and the
-# preset's txcost and rxcost, 100 us + 6.9 ms per 1000 frame bytes each
-# (1.3903 ms)
-check "virtual: ...the 1984 preset's figures" grep -qx "1,1806336,5688387,502784,1174528,498667,1482752" "$TEST_DIR/v.log.mtime"
+# preset's txcost and rxcost, 100 us + 4.5 ms per 1000 frame bytes each
+# (0.9415 ms)
+check "virtual: ...the 1984 preset's figures" grep -qx "1,1806336,4790787,502784,1174528,498667,1482752" "$TEST_DIR/v.log.mtime"
 "$DPM" parallel "$TEST_DIR/v.log" >"$TEST_DIR/v.par" 2>"$TEST_DIR/v.par.err"
 check "virtual: dpm parallel uses it" has "v.log.mtime (recorded with the log, clock=virtual)" "$TEST_DIR/v.par"
 check_that "virtual: ...and says nothing on stderr" '[ ! -s "$TEST_DIR/v.par.err" ]'
@@ -52,7 +52,7 @@ expect_status 2 "given: a table without remote_ns is refused before the run" \
 up slow-x86 'cluster net=1984' 'node n1 arch=x86 clock=virtual'
 rec -o "$TEST_DIR/x.log"
 check "shift 10 on x86: record exits 0" [ $? -eq 0 ]
-check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,1806336,5688387,502784,1174528,498667,1482752" "$TEST_DIR/x.log.mtime"
+check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,1806336,4790787,502784,1174528,498667,1482752" "$TEST_DIR/x.log.mtime"
 "$DPM" cluster down --dir "$d" >/dev/null
 
 # ---- clock=icount: none known --------------------------------------------------------

@@ -178,7 +178,7 @@ static void test_virtual_time_models(void **state)
 	cluster_vtime_resolve(&spec.vtime, v);
 	assert_int_equal(v[VT_LATENCY], 100000);
 	assert_int_equal(v[VT_BANDWIDTH], 3000000);
-	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 14000000);
+	assert_int_equal(v[VT_TX_FIXED] + v[VT_TX_PER_KB] + v[VT_RX_FIXED] + v[VT_RX_PER_KB], 9200000);
 	assert_int_equal(v[VT_STOPS], 10000000);
 	assert_int_equal(v[VT_COPY], 4300000);      /* a VAX's copying (docs/virtual-time.md §2.4) */
 	assert_int_equal(cluster_node_shift(&spec, &spec.nodes[0]), 10);

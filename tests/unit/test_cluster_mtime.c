@@ -64,11 +64,11 @@ static void test_model_by_hand(void **state)
 	 * 1983 + (3109 - 1983) * 450 / 900, rounded to the nearest */
 	model(550, 2546, 2546 + 491 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
-	 * the preset's fitted paths, 100 us + 6.9 ms per 1000 bytes each side:
-	 * 100 + 8183.4 us.  Its copying (copycost) is the processes' CPU, in
+	 * the preset's fitted paths, 100 us + 4.5 ms per 1000 bytes each side:
+	 * 100 + 5337 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 3109ull * 1024, (3109ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 8183400));
+	model(1000, 3109ull * 1024, (3109ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
 	/* nor any copycost; the path interpolated: 1764 + (77 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
 	model(3, 1781, 1781 + 491 + (3 + 186) * 8 + 20000);

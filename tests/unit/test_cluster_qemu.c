@@ -130,7 +130,7 @@ static void test_virtual_time_models_and_shift(void **state)
 	assert_int_equal(qemu_node_command(&spec.nodes[0], &l, &cmd, err, sizeof err), 0);
 	assert_non_null(strstr(joined(), "|-icount|shift=10,sleep=off|-name|a|"));
 	assert_non_null(strstr(joined(), "|-append|node=1 peers=1 vclock=1 vlat=100000 vbw=3000000 "
-				 "vtx=100000,6900000 vrx=100000,6900000 vdisk=4000000,5000 vstop=10000000 "
+				 "vtx=100000,4500000 vrx=100000,4500000 vdisk=4000000,5000 vstop=10000000 "
 				 "vcopy=4300000|"));
 	load("cluster net=1984 latency=1.5ms bandwidth=10M txcost=8us,2us rxcost=3us "
 	     "disklatency=30ms disksector=500us stops=250us\nnode a id=1 clock=virtual shift=3\n");
