@@ -182,10 +182,13 @@ ALWAYS_INLINE void queue_and_wake_body(struct proc *to, struct kmsg *m, int prob
 
 ALWAYS_INLINE void queue_and_wake(struct proc *to, struct kmsg *m)
 {
-	if (METERED_ANY(to)) /* one test for its QUEUED and RECEIVE */
+	if (METERED_ANY(to)) { /* one test for its QUEUED and RECEIVE */
+		uint32_t was = meter_call_open(); /* one clock reading for both */
 		queue_and_wake_body(to, m, 1);
-	else
+		meter_call_close(was);
+	} else {
 		queue_and_wake_body(to, m, 0);
+	}
 }
 
 /* `self_unmetered`: the caller found current (the sender: kernel calls
@@ -594,9 +597,15 @@ ALWAYS_INLINE int32_t deliver_sent(struct proc *p, int32_t link, const struct li
 static __attribute__((noinline)) int32_t send_metered(struct proc *p, int32_t link, const struct link *l,
 							     struct kmsg *m, int32_t passlink, const struct link *pl)
 {
+	/* its SEND, the QUEUED and any RECEIVE at one clock reading */
+	meter_call_open_top();
 	if (METERED(p, TRACE_SEND))
 		meter_send(p, link, m, passlink);
-	return deliver_sent(p, link, l, m, passlink, pl, SENT_INLINE);
+	if (TASK_NODE(m->to) != node_id)
+		meter_call_close(0); /* to another node: p may sleep on the way */
+	int32_t r = deliver_sent(p, link, l, m, passlink, pl, SENT_INLINE);
+	meter_call_close(0);
+	return r;
 }
 
 /* SENDMESSAGE once its arguments have passed check_send (l and pl are
@@ -654,9 +663,11 @@ static inline __attribute__((always_inline)) int32_t receive_checked(struct proc
 	p->wait_reply = 0;
 	int taken;
 	if (METERED_ANY(p)) { /* one test for its RECEIVECALL and RECEIVE */
+		meter_call_open_top(); /* one clock reading for both */
 		if (!traced && METERED(p, TRACE_RECEIVECALL))
 			meter_receivecall(p, blocking);
 		taken = take_waiting(p, &r);
+		meter_call_close(0);
 	} else {
 		taken = take_waiting_unmetered(p, &r);
 	}

@@ -33,6 +33,7 @@ struct meter_dest meter_dests[METER_DESTS];
 uint32_t meter_seq;
 struct meter_dest *meter_last;
 uint32_t meter_fast_epoch = BATCH_SLOW;
+struct meter_call meter_call;
 static uint32_t traces_gone; /* traces of batches sent or lost */
 static uint32_t epochs;  /* the last batch epoch given */
 static struct meter_stats stats;
@@ -94,6 +95,10 @@ static int32_t ship(struct meter_dest *d)
 		free_if_unused(d);
 		return 0;
 	}
+	/* its hand-over is charged to its receiver: the call's next probe
+	 * reads the clock again (struct meter_call) */
+	meter_call.on = meter_call.on ? 1 : 0;
+	meter_call.p = NULL;
 	struct meter_batch_header h = {
 		.magic = METER_BATCH_MAGIC, .version = METER_BATCH_COMPACT,
 		.count = (uint16_t)d->count, .machine = machine, .bytes = d->used,
@@ -132,6 +137,7 @@ static void *next_record(struct meter_dest *d, uint32_t len)
 static uint8_t *put_head(struct meter_dest *d, const struct meter_stamp *s, uint32_t type)
 {
 	uint32_t seq = meter_seq++;
+	meter_call.p = NULL; /* its deltas may be from other bases now */
 	if (d->count == 0)
 		d->first_ns = s->time;
 	uint64_t dt = s->time - d->base_time;

@@ -101,6 +101,28 @@ extern struct meter_dest *meter_last; /* the destination of the last record:
  * traced into two has a context for each. */
 extern uint32_t meter_fast_epoch;
 
+/* The kernel call being traced (docs/metering.md, "An event's time"):
+ * the events one kernel call makes share its clock reading, so a call
+ * whose probes run in one stretch of kernel code (a SENDMESSAGE to this
+ * node: its SEND and the QUEUED; a receive: its RECEIVECALL and RECEIVE;
+ * a queueing: its QUEUED and RECEIVE) opens it (meter.h, meter_call_open)
+ * and reads the clock once, at its first probe.  A process's second
+ * record of the call then has the first's deltas (the same time and, as
+ * nothing in between changes its CPU accounting, the same procTime): `p`
+ * and dt, dp, set by meter_reserve (encode.h).  A batch that leaves
+ * meanwhile (its hand-over is charged to its receiver, which moves the
+ * running process's run_start) makes the next probe read the clock
+ * again (on back to 1), and any record written by the slow path (a BASE
+ * or CTX: new bases) forgets p. */
+struct meter_call {
+	uint32_t on;          /* 0: no call open; 1: open, the clock to read;
+	                         2: read, its reading in ns */
+	uint64_t ns;
+	const struct proc *p; /* whose deltas dt, dp stand for this reading, or NULL */
+	uint32_t dt, dp;
+};
+extern struct meter_call meter_call;
+
 #define BATCH_HDR_SIZE ((uint32_t)sizeof(struct meter_batch_header))
 #define BATCH_SLOW 0xffffffffu
 

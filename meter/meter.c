@@ -19,21 +19,35 @@ static struct meter_stamp stamp_of(struct proc *p)
 				     .load = proc_runnable_count(), .ctx = &p->meter_ctx };
 }
 
+/* The time of a probe: the clock, read once a traced kernel call (struct
+ * meter_call, batch.h) when one is open. */
+static inline __attribute__((always_inline)) uint64_t meter_now(void)
+{
+	if (meter_call.on == 2)
+		return meter_call.ns;
+	uint64_t t = arch_clock_ns();
+	if (meter_call.on) {
+		meter_call.ns = t;
+		meter_call.on = 2;
+	}
+	return t;
+}
+
 /* Each probe: p's destination (none: nothing) and the time; its record is
  * then written in place by the encoder (encode.h). */
 #define PROBE(p, d, now)                                 \
 	int d = (p)->meter_dest;                         \
 	if (d < 0)                                       \
 		return;                                  \
-	uint64_t now = arch_clock_ns()
+	uint64_t now = meter_now()
 
-void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
+METER_PROBE void meter_send(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
 	PROBE(p, d, now);
 	enc_send(p, d, now, link, m, passlink);
 }
 
-void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
+METER_PROBE void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_t passlink)
 {
 	PROBE(p, d, at);
 	uint32_t ships = batch_ships(d);
@@ -48,7 +62,7 @@ void meter_send_waits(struct proc *p, int32_t link, const struct kmsg *m, int32_
 	batch_restamp(d, wait, ships, &p->meter_ctx, now, cpu);
 }
 
-void meter_queued(struct proc *to, const struct kmsg *m)
+METER_PROBE void meter_queued(struct proc *to, const struct kmsg *m)
 {
 	if (m->is_meter)
 		return; /* a batch of traces is never itself traced */
@@ -56,13 +70,13 @@ void meter_queued(struct proc *to, const struct kmsg *m)
 	enc_queued(to, d, now, m);
 }
 
-void meter_receivecall(struct proc *p, int blocking)
+METER_PROBE void meter_receivecall(struct proc *p, int blocking)
 {
 	PROBE(p, d, now);
 	enc_receivecall(p, d, now, blocking);
 }
 
-void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
+METER_PROBE void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 {
 	if (m->is_meter)
 		return;
@@ -70,20 +84,20 @@ void meter_receive(struct proc *p, const struct kmsg *m, int32_t passed)
 	enc_receive(p, d, now, m, passed);
 }
 
-void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l)
+METER_PROBE void meter_link(struct proc *p, uint32_t type, int32_t index, const struct link *l)
 {
 	PROBE(p, d, now);
 	enc_link(p, d, now, type, index, l);
 }
 
-void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
+METER_PROBE void meter_movedata(struct proc *p, const struct link *from, const struct link *to,
 		    uint32_t from_link, uint32_t to_link, uint32_t len, int32_t status)
 {
 	PROBE(p, d, now);
 	enc_movedata(p, d, now, from, to, from_link, to_link, len, status);
 }
 
-void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
+METER_PROBE void meter_process(struct proc *p, uint32_t type, uint32_t parent, uint32_t child,
 		   uint32_t reason, int32_t status)
 {
 	PROBE(p, d, now);

@@ -288,6 +288,51 @@ static void interleaved_destinations_and_processes(void **state)
 	batch_unuse(b);
 }
 
+/* One kernel call's records at its one clock reading (struct meter_call,
+ * meter/batch.h): a process's second record reuses its first's deltas;
+ * another process's record in between has its own procTime; a batch that
+ * leaves during the call makes the next probe read the clock again and
+ * forgets the deltas, and so does a record the slow path writes. */
+static void one_call_shares_its_reading(void **state)
+{
+	(void)state;
+	int d = dest_for(8, 5);
+	struct proc a = { .task = 0x10021, .cpu_ns = 1000 }, b = { .task = 0x10022, .cpu_ns = 0x500000000ull };
+	struct kmsg msg = { .from = a.task, .to = a.task, .code = 3, .id = 0x77, .len = 12 };
+	enc_receivecall(&a, d, 4000, 1); /* a's CTX and the batch's BASE: the call's records take the fast path */
+	meter_call = (struct meter_call){ .on = 2, .ns = 5000 };
+	a.cpu_ns = 1400;
+	enc_send(&a, d, 5000, 1, &msg, -1);
+	assert_ptr_equal(meter_call.p, &a);
+	enc_queued(&a, d, 5000, &msg);         /* a's deltas reused */
+	enc_queued(&b, d, 5000, &msg);         /* b's CTX: the slow path forgets a's */
+	assert_null(meter_call.p);
+	assert_int_equal(meter_call.on, 2);
+	assert_int_equal(nbatches, 0);
+	enc_receive(&a, d, 5000, &msg, -1);    /* the fifth trace: the batch goes */
+	assert_int_equal(nbatches, 1);
+	assert_int_equal(meter_call.on, 1);    /* the clock to read again */
+	assert_null(meter_call.p);
+	meter_call = (struct meter_call){ 0 };
+	assert_int_equal(ngot, 5);
+	const uint64_t times[] = { 4000, 5000, 5000, 5000, 5000 },
+		       procs[] = { 1000, 1400, 1400, 0x500000000ull, 1400 };
+	const uint32_t tasks[] = { a.task, a.task, a.task, b.task, a.task },
+		       types[] = { TRACE_RECEIVECALL, TRACE_SEND, TRACE_QUEUED, TRACE_QUEUED, TRACE_RECEIVE };
+	for (uint32_t i = 0; i < ngot; i++) {
+		assert_int_equal(got[i].h.traceType, types[i]);
+		assert_int_equal(got[i].h.time, times[i]);
+		assert_int_equal(got[i].h.procTime, procs[i]);
+		assert_int_equal(got[i].h.task, tasks[i]);
+		assert_int_equal(got[i].h.seq, got[0].h.seq + i);
+	}
+	struct trace_queued q;
+	memcpy(&q, got[2].bytes + TRACE_HEADER_SIZE, sizeof q);
+	assert_int_equal(q.msgId, 0x77);
+	assert_int_equal(q.length, 12);
+	batch_unuse(d);
+}
+
 /* batch_restamp: the record held decodes with its new time and procTime. */
 static void restamped_record(void **state)
 {
@@ -384,6 +429,7 @@ int main(void)
 		cmocka_unit_test_setup(usual_records_are_compact, setup),
 		cmocka_unit_test_setup(deltas_that_overflow, setup),
 		cmocka_unit_test_setup(interleaved_destinations_and_processes, setup),
+		cmocka_unit_test_setup(one_call_shares_its_reading, setup),
 		cmocka_unit_test_setup(restamped_record, setup),
 		cmocka_unit_test_setup(bad_batches_are_refused, setup),
 	};
