@@ -52,13 +52,18 @@ static inline struct proc *waiting(uint32_t task, uint32_t reply_id)
  * and this path keep only one that did), and mappings only grow while a
  * process lives, so the same buffer again, a server's or a client's loop,
  * is two compares. */
+static inline int recv_buffer_ok(struct proc *p, uint32_t rbuf, uint32_t rbuf_len)
+{
+	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
+		return 1;
+	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
+}
+
 static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_t rbuf, uint32_t rbuf_len)
 {
 	if (len && user_readable(p, buf, len) < 0)
 		return 0;
-	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
-		return 1;
-	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
+	return recv_buffer_ok(p, rbuf, rbuf_len);
 }
 
 /* p hands len bytes at buf to `to` with code and reply slot (-1: none),
@@ -150,11 +155,138 @@ static int fast_replyreceive(struct proc *p, uint32_t *w)
 	return 1;
 }
 
-int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
+/* SENDMESSAGE to p itself (l: p's link to itself, not a reply link): the
+ * message is made and queued as the general path makes and queues it
+ * (msg_over, enqueue): a header charged to p, its bytes in a page, the
+ * next identity; p runs, so it waits in no receive and nothing is woken.
+ * The bytes are copied before anything is counted: a copy that fails
+ * (a buffer not readable) gives the header and the page back and leaves
+ * the call to the general path, which answers E_BADADDR. */
+static unsigned fast_send_self(struct proc *p, const struct link *l, uint32_t buf, uint32_t len, uint32_t *w)
+{
+	if (p->queue.len >= QUEUE_MAX || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) ||
+	    (len && (!palloc_room() || !user_range_ok(buf, len))))
+		return 0;
+	struct kmsg *m = msgpool_get(&msgpool); /* there is room: never NULL */
+	if (len) {
+		m->data = palloc_unzeroed();
+		if (copy_from_user(p, m->data, buf, len) < 0) {
+			pfree(m->data);
+			m->data = NULL;
+			msgpool_put(&msgpool, m);
+			return 0;
+		}
+	}
+	m->from = m->to = p->task;
+	m->len = len;
+	m->id = ((uint64_t)node_id << 48) | next_msg_id++; /* msg_new_id */
+	msg_charge(m, p);
+	m->code = l->code;
+	msgq_push(&p->queue, m);
+	w[0] = 0;
+	return 1;
+}
+
+/* SENDMESSAGE (w: link, buf, len, passlink): to p itself (queued), or to
+ * a process on this node waiting in a receive that takes this message at
+ * once (ipc.c's fast_send, the same checks): its bytes copied once into
+ * the receiver's buffer and the receiver woken; p goes on, its turn its
+ * own, as on the general path (a SEND does not block: the scheduler's
+ * order is not changed).  The hand-over is the receiver's CPU time (the
+ * general path's queueing charge: the stretch between two clock reads). */
+static unsigned fast_send(struct proc *p, uint32_t *w)
+{
+	uint32_t link = w[0], buf = w[1], len = w[2];
+	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
+		return 0;
+	struct link *l = &p->links.slot[link];
+	if (!l->in_use)
+		return 0;
+	int reply = (l->rights & LINK_REPLY) != 0;
+	if (l->task == p->task)
+		return reply ? 0 : fast_send_self(p, l, buf, len, w);
+	struct proc *to = waiting(l->task, reply ? l->reply_id : 0); /* a kernel link's task is no process */
+	if (!to)
+		return 0;
+	/* a reply is exempt from the quotas but needs a header and a page */
+	if (reply ? !msgpool.free || (len && !palloc_free_pages())
+		  : to->queue.len >= QUEUE_MAX || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) ||
+			    (len && !palloc_room()))
+		return 0;
+	if (len && user_readable(p, buf, len) < 0)
+		return 0;
+	uint64_t began = arch_clock_ns();
+	msg_skip_id(); /* the identity the general path's message would use */
+	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
+	int32_t result = n < len ? E_TRUNC : (int32_t)len;
+	if (n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) {
+		result = E_BADADDR; /* cannot happen (found mapped, mappings only grow) */
+	} else {
+		uint32_t *tw = to->recv_out;
+		tw[1] = len;
+		tw[2] = l->code;
+		tw[3] = (uint32_t)-1;
+		tw[4] = (uint32_t)-1;
+		tw[5] = p->task;
+	}
+	to->wake_result = result;
+	proc_set_state(to, P_RUNNABLE);
+	uint64_t spent = arch_clock_ns() - began;
+	to->cpu_ns += spent;
+	p->run_start += spent; /* not p's (proc_interrupt_end_for) */
+	if (reply)
+		link_free_used(&p->links, (int32_t)link); /* one use only */
+	w[0] = 0;
+	return 1;
+}
+
+/* RECEIVEMESSAGE (w: buf, buf_len) that finds at the head of p's queue a
+ * message it takes (not a reply to a CALL, no link carried, no error in
+ * it): taken, its bytes copied into the buffer, what was received in
+ * w[1..5], as the general path's receive (check_recv, take_waiting,
+ * deliver_into).  A receive that would wait, or finds anything else,
+ * goes the general way. */
+static unsigned fast_receive(struct proc *p, uint32_t *w)
+{
+	uint32_t rbuf = w[0], rbuf_len = w[1];
+	struct kmsg *m = p->queue.head;
+	if (!m || m->reply_id || m->has_link || m->has_reply || m->status < 0 || !recv_buffer_ok(p, rbuf, rbuf_len))
+		return 0;
+	p->recv_out = w;
+	p->recv_buf = rbuf;
+	p->recv_buf_len = rbuf_len;
+	p->wait_reply = 0;
+	if (!(p->queue.head = m->next))
+		p->queue.tail = NULL;
+	p->queue.len--;
+	uint32_t n = m->len < rbuf_len ? m->len : rbuf_len;
+	int32_t result = n < m->len ? E_TRUNC : (int32_t)m->len;
+	if (n && copy_to_user(p, rbuf, m->data, n) < 0) {
+		result = E_BADADDR; /* cannot happen (found writable); discarded, as there */
+	} else {
+		w[1] = m->len;
+		w[2] = m->code;
+		w[3] = (uint32_t)-1;
+		w[4] = (uint32_t)-1;
+		w[5] = m->from;
+	}
+	msg_release(m);
+	w[0] = (uint32_t)result;
+	return KCALL_WORDS;
+}
+
+unsigned fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
 {
 	/* p runs, so it is in the run set, unless it was stopped while
-	 * running (then the general path, proc_pass_cpu's count) */
-	if (p->meter_flags || !p->on_runq || vtime_copy_rate)
+	 * running (then the general path, proc_pass_cpu's count); not
+	 * metered (fastpath_try) */
+	if (!p->on_runq || vtime_copy_rate)
 		return 0;
-	return nr == K_CALL ? fast_call(p, w) : fast_replyreceive(p, w);
+	switch (nr) {
+	case K_SENDMESSAGE:    return fast_send(p, w);
+	case K_RECEIVEMESSAGE: return fast_receive(p, w);
+	case K_CALL:           return fast_call(p, w) ? KCALL_WORDS : 0;
+	case K_REPLYRECEIVE:   return fast_replyreceive(p, w) ? KCALL_WORDS : 0;
+	}
+	return 0;
 }

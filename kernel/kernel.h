@@ -379,13 +379,25 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 void ipc_release_process(struct proc *p);
 /* A CALL's reply identity, never 0 (the general path's and the fast path's). */
 uint32_t ipc_new_reply_id(void);
-/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c), tried by
- * arch/'s trap before syscall_dispatch for those two calls: 1 when it did
- * the call (its result in w[0], what it received in w[1..5], all
- * KCALL_WORDS words to go back), 0 when syscall_dispatch must, nothing
- * having changed.  It owes no copying (p->copy_owed_ns: it leaves a node
- * with the copying model to the general path). */
-int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
+/* The fast path of SENDMESSAGE, RECEIVEMESSAGE, CALL and REPLYRECEIVE
+ * (nr; fastpath.c), tried by arch/'s trap (fastpath_try)
+ * before syscall_dispatch for those calls: when it did the call, the
+ * number of words to go back as syscall_dispatch's (1: the result in
+ * w[0]; KCALL_WORDS: a receive's, what it received in w[1..5] too), 0
+ * when syscall_dispatch must, nothing having changed.  It owes no copying
+ * (p->copy_owed_ns: it leaves a node with the copying model to the
+ * general path). */
+unsigned fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
+/* The trap's way in: the call number and p's meter flags tested in line,
+ * so that a metered process (always the general path) and the other
+ * calls pay two tests, not a call. */
+#define FASTPATH_CALLS ((1u << K_SENDMESSAGE) | (1u << K_RECEIVEMESSAGE) | (1u << K_CALL) | (1u << K_REPLYRECEIVE))
+static inline unsigned fastpath_try(struct proc *p, uint32_t nr, uint32_t *w)
+{
+	if (nr >= 32 || !((FASTPATH_CALLS >> nr) & 1) || p->meter_flags)
+		return 0;
+	return fastpath_kcall(p, nr, w);
+}
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);
