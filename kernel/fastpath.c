@@ -111,11 +111,20 @@ hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
 	return p->wake_result;
 }
 
+/* Whether the fast path may serve p at all: p runs, so it is in the run
+ * set, unless it was stopped while running (then the general path,
+ * proc_pass_cpu's count); the node has no copying model.  (Not metered:
+ * fastpath_try.) */
+static inline int fast_ok(const struct proc *p)
+{
+	return p->on_runq && !vtime_copy_rate;
+}
+
 /* CALL (w: link, buf, len, passlink, rbuf, rbuf_len). */
-static int fast_call(struct proc *p, uint32_t *w)
+static unsigned fast_call(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
-	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
 		return 0;
 	const struct link *l = &p->links.slot[link];
 	if (!l->in_use || (l->rights & LINK_REPLY) || l->task == p->task)
@@ -133,14 +142,14 @@ static int fast_call(struct proc *p, uint32_t *w)
 	p->call_hops = 0;
 	w[0] = (uint32_t)hand_over_and_wait(p, to, l->code, buf, len, slot, ipc_new_reply_id(),
 					    rbuf, rbuf_len, w);
-	return 1;
+	return KCALL_WORDS;
 }
 
 /* REPLYRECEIVE (the same words, link a reply link). */
-static int fast_replyreceive(struct proc *p, uint32_t *w)
+static unsigned fast_replyreceive(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
-	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
 		return 0;
 	struct link *l = &p->links.slot[link];
 	if (!l->in_use || !(l->rights & LINK_REPLY) || l->task == p->task)
@@ -152,7 +161,7 @@ static int fast_replyreceive(struct proc *p, uint32_t *w)
 	uint32_t code = l->code;
 	link_free_used(&p->links, (int32_t)link); /* one use only */
 	w[0] = (uint32_t)hand_over_and_wait(p, to, code, buf, len, -1, 0, rbuf, rbuf_len, w);
-	return 1;
+	return KCALL_WORDS;
 }
 
 /* SENDMESSAGE to p itself (l: p's link to itself, not a reply link): the
@@ -197,7 +206,7 @@ static unsigned fast_send_self(struct proc *p, const struct link *l, uint32_t bu
 static unsigned fast_send(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2];
-	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
 		return 0;
 	struct link *l = &p->links.slot[link];
 	if (!l->in_use)
@@ -240,22 +249,37 @@ static unsigned fast_send(struct proc *p, uint32_t *w)
 	return 1;
 }
 
-/* RECEIVEMESSAGE (w: buf, buf_len) that finds at the head of p's queue a
- * message it takes (not a reply to a CALL, no link carried, no error in
- * it): taken, its bytes copied into the buffer, what was received in
- * w[1..5], as the general path's receive (check_recv, take_waiting,
- * deliver_into).  A receive that would wait, or finds anything else,
- * goes the general way. */
+/* RECEIVEMESSAGE (w: buf, buf_len) with nothing queued: p waits, and the
+ * process the scheduler would pick next runs (proc_block_direct, straight
+ * from p: the same choice as the general path's block and pick, the
+ * scheduler's loop left out).  Whoever wakes p (either path) writes what
+ * it received into w[1..5] and its result. */
+static unsigned receive_and_wait(struct proc *p, uint32_t *w)
+{
+	proc_set_state(p, P_RECEIVING);
+	proc_block_direct(p);
+	w[0] = (uint32_t)p->wake_result;
+	return KCALL_WORDS;
+}
+
+/* RECEIVEMESSAGE (w: buf, buf_len) that finds nothing queued (it waits:
+ * receive_and_wait) or at the head of p's queue a message it takes (not
+ * a reply to a CALL, no link carried, no error in it): taken, its bytes
+ * copied into the buffer, what was received in w[1..5], as the general
+ * path's receive (check_recv, take_waiting, deliver_into).  Anything
+ * else goes the general way. */
 static unsigned fast_receive(struct proc *p, uint32_t *w)
 {
 	uint32_t rbuf = w[0], rbuf_len = w[1];
 	struct kmsg *m = p->queue.head;
-	if (!m || m->reply_id || m->has_link || m->has_reply || m->status < 0 || !recv_buffer_ok(p, rbuf, rbuf_len))
+	if (!fast_ok(p) || (m && (m->reply_id || m->has_link || m->has_reply || m->status < 0)) || !recv_buffer_ok(p, rbuf, rbuf_len))
 		return 0;
 	p->recv_out = w;
 	p->recv_buf = rbuf;
 	p->recv_buf_len = rbuf_len;
 	p->wait_reply = 0;
+	if (!m)
+		return receive_and_wait(p, w);
 	if (!(p->queue.head = m->next))
 		p->queue.tail = NULL;
 	p->queue.len--;
@@ -275,18 +299,9 @@ static unsigned fast_receive(struct proc *p, uint32_t *w)
 	return KCALL_WORDS;
 }
 
-unsigned fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
-{
-	/* p runs, so it is in the run set, unless it was stopped while
-	 * running (then the general path, proc_pass_cpu's count); not
-	 * metered (fastpath_try) */
-	if (!p->on_runq || vtime_copy_rate)
-		return 0;
-	switch (nr) {
-	case K_SENDMESSAGE:    return fast_send(p, w);
-	case K_RECEIVEMESSAGE: return fast_receive(p, w);
-	case K_CALL:           return fast_call(p, w) ? KCALL_WORDS : 0;
-	case K_REPLYRECEIVE:   return fast_replyreceive(p, w) ? KCALL_WORDS : 0;
-	}
-	return 0;
-}
+const fastpath_fn fastpath_calls[FASTPATH_NR] = {
+	[K_SENDMESSAGE] = fast_send,
+	[K_RECEIVEMESSAGE] = fast_receive,
+	[K_CALL] = fast_call,
+	[K_REPLYRECEIVE] = fast_replyreceive,
+};

@@ -268,6 +268,13 @@ void proc_kstack_free(struct proc *p); /* once p will never run again */
  * from runs again.  The CPU time's split is the caller's
  * (kernel/fastpath.c). */
 void proc_pass_cpu(struct proc *from, struct proc *to);
+/* current (from) waits (state set by the caller, so it is out of the run
+ * set) and the process the scheduler would pick next runs in its place,
+ * switched to straight from from (no pass through the scheduler's loop,
+ * the CPU time split at one clock read); from blocks the general way
+ * when nothing else may run.  Returns when from runs again
+ * (kernel/fastpath.c). */
+void proc_block_direct(struct proc *from);
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes
@@ -380,23 +387,24 @@ void ipc_release_process(struct proc *p);
 /* A CALL's reply identity, never 0 (the general path's and the fast path's). */
 uint32_t ipc_new_reply_id(void);
 /* The fast path of SENDMESSAGE, RECEIVEMESSAGE, CALL and REPLYRECEIVE
- * (nr; fastpath.c), tried by arch/'s trap (fastpath_try)
- * before syscall_dispatch for those calls: when it did the call, the
+ * (fastpath.c: one function a call, by number), tried by arch/'s trap
+ * (fastpath_try) before syscall_dispatch: when it did the call, the
  * number of words to go back as syscall_dispatch's (1: the result in
  * w[0]; KCALL_WORDS: a receive's, what it received in w[1..5] too), 0
  * when syscall_dispatch must, nothing having changed.  It owes no copying
  * (p->copy_owed_ns: it leaves a node with the copying model to the
- * general path). */
-unsigned fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
-/* The trap's way in: the call number and p's meter flags tested in line,
- * so that a metered process (always the general path) and the other
- * calls pay two tests, not a call. */
-#define FASTPATH_CALLS ((1u << K_SENDMESSAGE) | (1u << K_RECEIVEMESSAGE) | (1u << K_CALL) | (1u << K_REPLYRECEIVE))
+ * general path).  The call number and p's meter flags are tested in the
+ * trap, so that a metered process (always the general path) and the
+ * other calls pay a few tests, not a call. */
+#define FASTPATH_NR (K_REPLYRECEIVE + 1)
+typedef unsigned (*fastpath_fn)(struct proc *p, uint32_t *w);
+extern const fastpath_fn fastpath_calls[FASTPATH_NR];
 static inline unsigned fastpath_try(struct proc *p, uint32_t nr, uint32_t *w)
 {
-	if (nr >= 32 || !((FASTPATH_CALLS >> nr) & 1) || p->meter_flags)
+	fastpath_fn f;
+	if (nr >= FASTPATH_NR || !(f = fastpath_calls[nr]) || p->meter_flags)
 		return 0;
-	return fastpath_kcall(p, nr, w);
+	return f(p, w);
 }
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
