@@ -1,10 +1,14 @@
 /*
- * kernel/fastpath.c - the local CALL round trip's fast path: a CALL whose
- * server on this node already waits in a receive, and a REPLYRECEIVE whose
- * caller already waits for that reply, done straight through, in seL4's
- * spirit (its fastpath beside its general path).
+ * kernel/fastpath.c - the local message fast path: a CALL whose server on
+ * this node already waits in a receive, and a REPLYRECEIVE whose caller
+ * already waits for that reply, done straight through, in seL4's spirit
+ * (its fastpath beside its general path); and the SENDMESSAGE and
+ * RECEIVEMESSAGE of the common local cases (a message to oneself, or to a
+ * receiver that waits for it; a receive that finds a plain message, or
+ * nothing and waits), one function a call (fastpath_calls, kernel.h's
+ * fastpath_try).
  *
- * It owns only the common case of those two calls: neither process
+ * It owns only the common case of those calls: neither process
  * metered (their traces stay the general path's, exactly), no link passed,
  * the partner waiting for this very message, nothing queued for a
  * REPLYRECEIVE's own receive, no copying model (virtual time's 1984
@@ -30,7 +34,10 @@
  * turns: at the next tick the pick goes on from where the scheduler left
  * it.  A process blocked here is resumed by either path (the scheduler's
  * switch and the direct one load the same saved context), and one blocked
- * on the general path is resumed here the same way.
+ * on the general path is resumed here the same way.  A SENDMESSAGE does
+ * not block its sender, here as there: the receiver it wakes waits for
+ * its turn; a receive that waits gives the CPU to the scheduler's own
+ * next pick (proc_block_direct), so who runs when is the general path's.
  */
 #include "kernel.h"
 #include "vtime.h"

@@ -107,22 +107,69 @@ struct msg_pool {
 };
 
 void msgpool_init(struct msg_pool *pool);
+/* The first header of `list` (the free headers, or the reserve), taken;
+ * NULL when there is none.  Its scalar fields start cleared; the links it
+ * may carry (64 bytes) are left as they were: each is written, and read,
+ * only under its flag (has_link, has_reply).  Inline, as msgpool_get and
+ * msgq_push: every send takes a header and queues it. */
+static inline struct kmsg *msgpool_take(struct kmsg **list, struct msg_pool *pool)
+{
+	struct kmsg *m = *list;
+	if (!m)
+		return NULL;
+	*list = m->next;
+	pool->in_use++;
+	m->next = NULL;
+	m->from = m->to = m->code = m->len = m->reply_id = 0;
+	m->id = 0;
+	m->status = 0;
+	m->is_meter = m->has_link = m->has_reply = 0;
+	m->data = NULL;
+	m->credit_node = 0;
+	m->payer = NULL;
+	m->payer_task = 0;
+	return m;
+}
 /* A header, not one of the reserve's; NULL when none is left. */
-struct kmsg *msgpool_get(struct msg_pool *pool);
+static inline struct kmsg *msgpool_get(struct msg_pool *pool)
+{
+	return msgpool_take(&pool->free, pool);
+}
 /* Hold back n more free headers (0, or -1: fewer than n left unreserved). */
 int msgpool_reserve(struct msg_pool *pool, uint32_t n);
 /* A header from the reserve for a credited message from `node` (its
  * credit_node); NULL when the reserve is empty.  Put back, it returns to
  * the reserve and credit_back(node) is called. */
 struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node);
-void msgpool_put(struct msg_pool *pool, struct kmsg *m);
+/* A credited header (credit_node set) back to the reserve. */
+void msgpool_put_credited(struct msg_pool *pool, struct kmsg *m);
+/* Give header m back (inline: every receive does it). */
+static inline void msgpool_put(struct msg_pool *pool, struct kmsg *m)
+{
+	if (m->credit_node) {
+		msgpool_put_credited(pool, m);
+		return;
+	}
+	pool->in_use--;
+	m->next = pool->free;
+	pool->free = m;
+}
 /* Room for a process's message: more than MSG_RESERVE headers free (the
  * rest is the kernel's own traffic's).  One compare. */
 static inline int msgpool_room(const struct msg_pool *pool)
 {
 	return NMSG - pool->in_use - pool->reserve > MSG_RESERVE;
 }
-void msgq_push(struct msg_queue *q, struct kmsg *m);
+static inline void msgq_push(struct msg_queue *q, struct kmsg *m)
+{
+	m->next = NULL;
+	if (q->tail)
+		q->tail->next = m;
+	else
+		q->head = m;
+	q->tail = m;
+	q->len++;
+}
 /* Remove and return the first message whose reply_id is `reply_id`
  * (0: the first message that is not a reply to a CALL in progress). */
 struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
