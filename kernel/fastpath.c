@@ -176,23 +176,25 @@ static unsigned fast_replyreceive(struct proc *p, uint32_t *w)
  * (msg_over, enqueue): a header charged to p, its bytes in a page, the
  * next identity; p runs, so it waits in no receive and nothing is woken.
  * The bytes are copied before anything is counted: a copy that fails
- * (a buffer not readable) gives the header and the page back and leaves
- * the call to the general path, which answers E_BADADDR. */
+ * (a buffer not readable) gives the page back and leaves the call to the
+ * general path, which answers E_BADADDR. */
 static unsigned fast_send_self(struct proc *p, const struct link *l, uint32_t buf, uint32_t len, uint32_t *w)
 {
 	if (p->queue.len >= QUEUE_MAX || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) ||
 	    (len && (!palloc_room() || !user_range_ok(buf, len))))
 		return 0;
-	struct kmsg *m = msgpool_get(&msgpool); /* there is room: never NULL */
+	uint8_t *data = NULL;
 	if (len) {
-		m->data = palloc_unzeroed();
-		if (copy_from_user(p, m->data, buf, len) < 0) {
-			pfree(m->data);
-			m->data = NULL;
-			msgpool_put(&msgpool, m);
+		data = palloc_unzeroed(); /* there is room: never NULL */
+		if (copy_from_user(p, data, buf, len) < 0) {
+			pfree(data);
 			return 0;
 		}
 	}
+	/* taken after the copy, so that the compiler can drop the clearing
+	 * of the fields written here */
+	struct kmsg *m = msgpool_get(&msgpool); /* there is room: never NULL */
+	m->data = data;
 	m->from = m->to = p->task;
 	m->len = len;
 	m->id = ((uint64_t)node_id << 48) | next_msg_id++; /* msg_new_id */
