@@ -1,10 +1,14 @@
 /*
- * kernel/fastpath.c - the local CALL round trip's fast path: a CALL whose
- * server on this node already waits in a receive, and a REPLYRECEIVE whose
- * caller already waits for that reply, done straight through, in seL4's
- * spirit (its fastpath beside its general path).
+ * kernel/fastpath.c - the local message fast path: a CALL whose server on
+ * this node already waits in a receive, and a REPLYRECEIVE whose caller
+ * already waits for that reply, done straight through, in seL4's spirit
+ * (its fastpath beside its general path); and the SENDMESSAGE and
+ * RECEIVEMESSAGE of the common local cases (a message to oneself, or to a
+ * receiver that waits for it; a receive that finds a plain message, or
+ * nothing and waits), one function a call (fastpath_calls, kernel.h's
+ * fastpath_try).
  *
- * It owns only the common case of those two calls: neither process
+ * It owns only the common case of those calls: neither process
  * metered (their traces stay the general path's, exactly), no link passed,
  * the partner waiting for this very message, nothing queued for a
  * REPLYRECEIVE's own receive, no copying model (virtual time's 1984
@@ -30,7 +34,10 @@
  * turns: at the next tick the pick goes on from where the scheduler left
  * it.  A process blocked here is resumed by either path (the scheduler's
  * switch and the direct one load the same saved context), and one blocked
- * on the general path is resumed here the same way.
+ * on the general path is resumed here the same way.  A SENDMESSAGE does
+ * not block its sender, here as there: the receiver it wakes waits for
+ * its turn; a receive that waits gives the CPU to the scheduler's own
+ * next pick (proc_block_direct), so who runs when is the general path's.
  */
 #include "kernel.h"
 #include "vtime.h"
@@ -52,13 +59,18 @@ static inline struct proc *waiting(uint32_t task, uint32_t reply_id)
  * and this path keep only one that did), and mappings only grow while a
  * process lives, so the same buffer again, a server's or a client's loop,
  * is two compares. */
+static inline int recv_buffer_ok(struct proc *p, uint32_t rbuf, uint32_t rbuf_len)
+{
+	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
+		return 1;
+	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
+}
+
 static inline int buffers_ok(struct proc *p, uint32_t buf, uint32_t len, uint32_t rbuf, uint32_t rbuf_len)
 {
 	if (len && user_readable(p, buf, len) < 0)
 		return 0;
-	if ((rbuf == p->recv_buf && rbuf_len == p->recv_buf_len) || !rbuf_len)
-		return 1;
-	return user_range_ok(rbuf, rbuf_len) && user_writable(p, rbuf, rbuf_len < MSG_MAX ? rbuf_len : MSG_MAX) == 0;
+	return recv_buffer_ok(p, rbuf, rbuf_len);
 }
 
 /* p hands len bytes at buf to `to` with code and reply slot (-1: none),
@@ -106,11 +118,20 @@ hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
 	return p->wake_result;
 }
 
+/* Whether the fast path may serve p at all: p runs, so it is in the run
+ * set, unless it was stopped while running (then the general path,
+ * proc_pass_cpu's count); the node has no copying model.  (Not metered:
+ * fastpath_try.) */
+static inline int fast_ok(const struct proc *p)
+{
+	return p->on_runq && !vtime_copy_rate;
+}
+
 /* CALL (w: link, buf, len, passlink, rbuf, rbuf_len). */
-static int fast_call(struct proc *p, uint32_t *w)
+static unsigned fast_call(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
-	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
 		return 0;
 	const struct link *l = &p->links.slot[link];
 	if (!l->in_use || (l->rights & LINK_REPLY) || l->task == p->task)
@@ -128,14 +149,14 @@ static int fast_call(struct proc *p, uint32_t *w)
 	p->call_hops = 0;
 	w[0] = (uint32_t)hand_over_and_wait(p, to, l->code, buf, len, slot, ipc_new_reply_id(),
 					    rbuf, rbuf_len, w);
-	return 1;
+	return KCALL_WORDS;
 }
 
 /* REPLYRECEIVE (the same words, link a reply link). */
-static int fast_replyreceive(struct proc *p, uint32_t *w)
+static unsigned fast_replyreceive(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
-	if (link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
 		return 0;
 	struct link *l = &p->links.slot[link];
 	if (!l->in_use || !(l->rights & LINK_REPLY) || l->task == p->task)
@@ -147,14 +168,149 @@ static int fast_replyreceive(struct proc *p, uint32_t *w)
 	uint32_t code = l->code;
 	link_free_used(&p->links, (int32_t)link); /* one use only */
 	w[0] = (uint32_t)hand_over_and_wait(p, to, code, buf, len, -1, 0, rbuf, rbuf_len, w);
+	return KCALL_WORDS;
+}
+
+/* SENDMESSAGE to p itself (l: p's link to itself, not a reply link): the
+ * message is made and queued as the general path makes and queues it
+ * (msg_over, enqueue): a header charged to p, its bytes in a page, the
+ * next identity; p runs, so it waits in no receive and nothing is woken.
+ * The bytes are copied before anything is counted: a copy that fails
+ * (a buffer not readable) gives the page back and leaves the call to the
+ * general path, which answers E_BADADDR. */
+static unsigned fast_send_self(struct proc *p, const struct link *l, uint32_t buf, uint32_t len, uint32_t *w)
+{
+	if (p->queue.len >= QUEUE_MAX || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) ||
+	    (len && (!palloc_room() || !user_range_ok(buf, len))))
+		return 0;
+	uint8_t *data = NULL;
+	if (len) {
+		data = palloc_unzeroed(); /* there is room: never NULL */
+		if (copy_from_user(p, data, buf, len) < 0) {
+			pfree(data);
+			return 0;
+		}
+	}
+	/* taken after the copy, so that the compiler can drop the clearing
+	 * of the fields written here */
+	struct kmsg *m = msgpool_get(&msgpool); /* there is room: never NULL */
+	m->data = data;
+	m->from = m->to = p->task;
+	m->len = len;
+	m->id = ((uint64_t)node_id << 48) | next_msg_id++; /* msg_new_id */
+	msg_charge(m, p);
+	m->code = l->code;
+	msgq_push(&p->queue, m);
+	w[0] = 0;
 	return 1;
 }
 
-int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w)
+/* SENDMESSAGE (w: link, buf, len, passlink): to p itself (queued), or to
+ * a process on this node waiting in a receive that takes this message at
+ * once (ipc.c's fast_send, the same checks): its bytes copied once into
+ * the receiver's buffer and the receiver woken; p goes on, its turn its
+ * own, as on the general path (a SEND does not block: the scheduler's
+ * order is not changed).  The hand-over is the receiver's CPU time (the
+ * general path's queueing charge: the stretch between two clock reads). */
+static unsigned fast_send(struct proc *p, uint32_t *w)
 {
-	/* p runs, so it is in the run set, unless it was stopped while
-	 * running (then the general path, proc_pass_cpu's count) */
-	if (p->meter_flags || !p->on_runq || vtime_copy_rate)
+	uint32_t link = w[0], buf = w[1], len = w[2];
+	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
 		return 0;
-	return nr == K_CALL ? fast_call(p, w) : fast_replyreceive(p, w);
+	struct link *l = &p->links.slot[link];
+	if (!l->in_use)
+		return 0;
+	int reply = (l->rights & LINK_REPLY) != 0;
+	if (l->task == p->task)
+		return reply ? 0 : fast_send_self(p, l, buf, len, w);
+	struct proc *to = waiting(l->task, reply ? l->reply_id : 0); /* a kernel link's task is no process */
+	if (!to)
+		return 0;
+	/* a reply is exempt from the quotas but needs a header and a page */
+	if (reply ? !msgpool.free || (len && !palloc_free_pages())
+		  : to->queue.len >= QUEUE_MAX || p->use_msgs >= PROC_MSG_QUOTA || !msgpool_room(&msgpool) ||
+			    (len && !palloc_room()))
+		return 0;
+	if (len && user_readable(p, buf, len) < 0)
+		return 0;
+	uint64_t began = arch_clock_ns();
+	msg_skip_id(); /* the identity the general path's message would use */
+	uint32_t n = len < to->recv_buf_len ? len : to->recv_buf_len;
+	int32_t result = n < len ? E_TRUNC : (int32_t)len;
+	if (n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) {
+		result = E_BADADDR; /* cannot happen (found mapped, mappings only grow) */
+	} else {
+		uint32_t *tw = to->recv_out;
+		tw[1] = len;
+		tw[2] = l->code;
+		tw[3] = (uint32_t)-1;
+		tw[4] = (uint32_t)-1;
+		tw[5] = p->task;
+	}
+	to->wake_result = result;
+	proc_set_state(to, P_RUNNABLE);
+	uint64_t spent = arch_clock_ns() - began;
+	to->cpu_ns += spent;
+	p->run_start += spent; /* not p's (proc_interrupt_end_for) */
+	if (reply)
+		link_free_used(&p->links, (int32_t)link); /* one use only */
+	w[0] = 0;
+	return 1;
 }
+
+/* RECEIVEMESSAGE (w: buf, buf_len) with nothing queued: p waits, and the
+ * process the scheduler would pick next runs (proc_block_direct, straight
+ * from p: the same choice as the general path's block and pick, the
+ * scheduler's loop left out).  Whoever wakes p (either path) writes what
+ * it received into w[1..5] and its result. */
+static unsigned receive_and_wait(struct proc *p, uint32_t *w)
+{
+	proc_set_state(p, P_RECEIVING);
+	proc_block_direct(p);
+	w[0] = (uint32_t)p->wake_result;
+	return KCALL_WORDS;
+}
+
+/* RECEIVEMESSAGE (w: buf, buf_len) that finds nothing queued (it waits:
+ * receive_and_wait) or at the head of p's queue a message it takes (not
+ * a reply to a CALL, no link carried, no error in it): taken, its bytes
+ * copied into the buffer, what was received in w[1..5], as the general
+ * path's receive (check_recv, take_waiting, deliver_into).  Anything
+ * else goes the general way. */
+static unsigned fast_receive(struct proc *p, uint32_t *w)
+{
+	uint32_t rbuf = w[0], rbuf_len = w[1];
+	struct kmsg *m = p->queue.head;
+	if (!fast_ok(p) || (m && (m->reply_id || m->has_link || m->has_reply || m->status < 0)) || !recv_buffer_ok(p, rbuf, rbuf_len))
+		return 0;
+	p->recv_out = w;
+	p->recv_buf = rbuf;
+	p->recv_buf_len = rbuf_len;
+	p->wait_reply = 0;
+	if (!m)
+		return receive_and_wait(p, w);
+	if (!(p->queue.head = m->next))
+		p->queue.tail = NULL;
+	p->queue.len--;
+	uint32_t n = m->len < rbuf_len ? m->len : rbuf_len;
+	int32_t result = n < m->len ? E_TRUNC : (int32_t)m->len;
+	if (n && copy_to_user(p, rbuf, m->data, n) < 0) {
+		result = E_BADADDR; /* cannot happen (found writable); discarded, as there */
+	} else {
+		w[1] = m->len;
+		w[2] = m->code;
+		w[3] = (uint32_t)-1;
+		w[4] = (uint32_t)-1;
+		w[5] = m->from;
+	}
+	msg_release(m);
+	w[0] = (uint32_t)result;
+	return KCALL_WORDS;
+}
+
+const fastpath_fn fastpath_calls[FASTPATH_NR] = {
+	[K_SENDMESSAGE] = fast_send,
+	[K_RECEIVEMESSAGE] = fast_receive,
+	[K_CALL] = fast_call,
+	[K_REPLYRECEIVE] = fast_replyreceive,
+};

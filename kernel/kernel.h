@@ -107,22 +107,69 @@ struct msg_pool {
 };
 
 void msgpool_init(struct msg_pool *pool);
+/* The first header of `list` (the free headers, or the reserve), taken;
+ * NULL when there is none.  Its scalar fields start cleared; the links it
+ * may carry (64 bytes) are left as they were: each is written, and read,
+ * only under its flag (has_link, has_reply).  Inline, as msgpool_get and
+ * msgq_push: every send takes a header and queues it. */
+static inline struct kmsg *msgpool_take(struct kmsg **list, struct msg_pool *pool)
+{
+	struct kmsg *m = *list;
+	if (!m)
+		return NULL;
+	*list = m->next;
+	pool->in_use++;
+	m->next = NULL;
+	m->from = m->to = m->code = m->len = m->reply_id = 0;
+	m->id = 0;
+	m->status = 0;
+	m->is_meter = m->has_link = m->has_reply = 0;
+	m->data = NULL;
+	m->credit_node = 0;
+	m->payer = NULL;
+	m->payer_task = 0;
+	return m;
+}
 /* A header, not one of the reserve's; NULL when none is left. */
-struct kmsg *msgpool_get(struct msg_pool *pool);
+static inline struct kmsg *msgpool_get(struct msg_pool *pool)
+{
+	return msgpool_take(&pool->free, pool);
+}
 /* Hold back n more free headers (0, or -1: fewer than n left unreserved). */
 int msgpool_reserve(struct msg_pool *pool, uint32_t n);
 /* A header from the reserve for a credited message from `node` (its
  * credit_node); NULL when the reserve is empty.  Put back, it returns to
  * the reserve and credit_back(node) is called. */
 struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node);
-void msgpool_put(struct msg_pool *pool, struct kmsg *m);
+/* A credited header (credit_node set) back to the reserve. */
+void msgpool_put_credited(struct msg_pool *pool, struct kmsg *m);
+/* Give header m back (inline: every receive does it). */
+static inline void msgpool_put(struct msg_pool *pool, struct kmsg *m)
+{
+	if (m->credit_node) {
+		msgpool_put_credited(pool, m);
+		return;
+	}
+	pool->in_use--;
+	m->next = pool->free;
+	pool->free = m;
+}
 /* Room for a process's message: more than MSG_RESERVE headers free (the
  * rest is the kernel's own traffic's).  One compare. */
 static inline int msgpool_room(const struct msg_pool *pool)
 {
 	return NMSG - pool->in_use - pool->reserve > MSG_RESERVE;
 }
-void msgq_push(struct msg_queue *q, struct kmsg *m);
+static inline void msgq_push(struct msg_queue *q, struct kmsg *m)
+{
+	m->next = NULL;
+	if (q->tail)
+		q->tail->next = m;
+	else
+		q->head = m;
+	q->tail = m;
+	q->len++;
+}
 /* Remove and return the first message whose reply_id is `reply_id`
  * (0: the first message that is not a reply to a CALL in progress). */
 struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id);
@@ -268,6 +315,13 @@ void proc_kstack_free(struct proc *p); /* once p will never run again */
  * from runs again.  The CPU time's split is the caller's
  * (kernel/fastpath.c). */
 void proc_pass_cpu(struct proc *from, struct proc *to);
+/* current (from) waits (state set by the caller, so it is out of the run
+ * set) and the process the scheduler would pick next runs in its place,
+ * switched to straight from from (no pass through the scheduler's loop,
+ * the CPU time split at one clock read); from blocks the general way
+ * when nothing else may run.  Returns when from runs again
+ * (kernel/fastpath.c). */
+void proc_block_direct(struct proc *from);
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes
@@ -379,13 +433,26 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 void ipc_release_process(struct proc *p);
 /* A CALL's reply identity, never 0 (the general path's and the fast path's). */
 uint32_t ipc_new_reply_id(void);
-/* The fast path of CALL and REPLYRECEIVE (nr; fastpath.c), tried by
- * arch/'s trap before syscall_dispatch for those two calls: 1 when it did
- * the call (its result in w[0], what it received in w[1..5], all
- * KCALL_WORDS words to go back), 0 when syscall_dispatch must, nothing
- * having changed.  It owes no copying (p->copy_owed_ns: it leaves a node
- * with the copying model to the general path). */
-int fastpath_kcall(struct proc *p, uint32_t nr, uint32_t *w);
+/* The fast path of SENDMESSAGE, RECEIVEMESSAGE, CALL and REPLYRECEIVE
+ * (fastpath.c: one function a call, by number), tried by arch/'s trap
+ * (fastpath_try) before syscall_dispatch: when it did the call, the
+ * number of words to go back as syscall_dispatch's (1: the result in
+ * w[0]; KCALL_WORDS: a receive's, what it received in w[1..5] too), 0
+ * when syscall_dispatch must, nothing having changed.  It owes no copying
+ * (p->copy_owed_ns: it leaves a node with the copying model to the
+ * general path).  The call number and p's meter flags are tested in the
+ * trap, so that a metered process (always the general path) and the
+ * other calls pay a few tests, not a call. */
+#define FASTPATH_NR (K_REPLYRECEIVE + 1)
+typedef unsigned (*fastpath_fn)(struct proc *p, uint32_t *w);
+extern const fastpath_fn fastpath_calls[FASTPATH_NR];
+static inline unsigned fastpath_try(struct proc *p, uint32_t nr, uint32_t *w)
+{
+	fastpath_fn f;
+	if (nr >= FASTPATH_NR || !(f = fastpath_calls[nr]) || p->meter_flags)
+		return 0;
+	return f(p, w);
+}
 /* A message from this node's kernel over link `to` (a meter batch, a
  * notice): 0 when queued, else the error of the attempt. */
 int32_t ipc_kernel_send(const struct link *to, const void *data, uint32_t len, int is_meter);

@@ -21,33 +21,6 @@ void msgpool_init(struct msg_pool *pool)
 	}
 }
 
-/* A header's scalar fields start cleared; the links it may carry (64
- * bytes) are left as they were: each is written, and read, only under its
- * flag (has_link, has_reply). */
-static struct kmsg *take(struct kmsg **list, struct msg_pool *pool)
-{
-	struct kmsg *m = *list;
-	if (!m)
-		return NULL;
-	*list = m->next;
-	pool->in_use++;
-	m->next = NULL;
-	m->from = m->to = m->code = m->len = m->reply_id = 0;
-	m->id = 0;
-	m->status = 0;
-	m->is_meter = m->has_link = m->has_reply = 0;
-	m->data = NULL;
-	m->credit_node = 0;
-	m->payer = NULL;
-	m->payer_task = 0;
-	return m;
-}
-
-struct kmsg *msgpool_get(struct msg_pool *pool)
-{
-	return take(&pool->free, pool);
-}
-
 /* The reserve is a list of its own, so that taking an ordinary header
  * costs nothing more for it. */
 int msgpool_reserve(struct msg_pool *pool, uint32_t n)
@@ -66,7 +39,7 @@ int msgpool_reserve(struct msg_pool *pool, uint32_t n)
 
 struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node)
 {
-	struct kmsg *m = take(&pool->reserved, pool);
+	struct kmsg *m = msgpool_take(&pool->reserved, pool);
 	if (m) {
 		pool->reserve--;
 		m->credit_node = node;
@@ -74,14 +47,9 @@ struct kmsg *msgpool_get_reserved(struct msg_pool *pool, uint32_t node)
 	return m;
 }
 
-void msgpool_put(struct msg_pool *pool, struct kmsg *m)
+void msgpool_put_credited(struct msg_pool *pool, struct kmsg *m)
 {
 	pool->in_use--;
-	if (!m->credit_node) {
-		m->next = pool->free;
-		pool->free = m;
-		return;
-	}
 	uint32_t node = m->credit_node;
 	m->credit_node = 0;
 	m->next = pool->reserved;
@@ -89,17 +57,6 @@ void msgpool_put(struct msg_pool *pool, struct kmsg *m)
 	pool->reserve++;
 	if (pool->credit_back)
 		pool->credit_back(node);
-}
-
-void msgq_push(struct msg_queue *q, struct kmsg *m)
-{
-	m->next = NULL;
-	if (q->tail)
-		q->tail->next = m;
-	else
-		q->head = m;
-	q->tail = m;
-	q->len++;
 }
 
 struct kmsg *msgq_take(struct msg_queue *q, uint32_t reply_id)

@@ -164,6 +164,31 @@ void proc_pass_cpu(struct proc *from, struct proc *to)
 	arch_switch_direct(from, to);
 }
 
+/* current (from), set waiting by its caller (so out of the run set),
+ * gives the CPU straight to the process the scheduler's loop would run
+ * next (pick_next: the first runnable slot after the cursor, the cursor
+ * moved to it), without going through that loop: one kernel-stack switch,
+ * and one clock read splits the CPU time (before it from's, after it the
+ * next one's).  When nothing else may run, or a hand-over is pending,
+ * from blocks the general way.  Returns when from runs again
+ * (kernel/fastpath.c, a receive that waits). */
+void proc_block_direct(struct proc *from)
+{
+	int i = runq_next(&runq, sched_cursor);
+	if (i < 0 || handoff) {
+		arch_switch_away(from);
+		return;
+	}
+	sched_cursor = (uint32_t)i;
+	struct proc *to = &proctab[i];
+	uint64_t now = arch_clock_ns();
+	from->cpu_ns += now - from->run_start;
+	to->run_start = now;
+	current = to;
+	vtime_user_resumes();
+	arch_switch_direct(from, to);
+}
+
 void kernel_tick(void)
 {
 	if (current)

@@ -104,8 +104,7 @@ static void trap(struct trapframe *tf)
 		if (from_user(tf))
 			/* the words are r0-r5 in the frame itself: arguments
 			 * in, results (r0, a receive's r1-r5) written in place */
-			if ((tf->r[7] != K_CALL && tf->r[7] != K_REPLYRECEIVE) ||
-			    !fastpath_kcall(current, tf->r[7], tf->r))
+			if (!fastpath_try(current, tf->r[7], tf->r))
 				syscall_dispatch(current, tf->r[7], tf->r);
 		return;
 	case T_IRQ:

@@ -29,8 +29,10 @@ static void trap(struct trapframe *tf, int from_user)
 		 * receive's) ebx ecx edx esi edi: kernel/abi/calls.h */
 		uint32_t w[KCALL_WORDS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
 		uint32_t nr = tf->eax;
-		if (((nr == K_CALL || nr == K_REPLYRECEIVE) && fastpath_kcall(current, nr, w)) ||
-		    syscall_dispatch(current, nr, w) > 1) {
+		unsigned back = fastpath_try(current, nr, w);
+		if (!back)
+			back = syscall_dispatch(current, nr, w);
+		if (back > 1) {
 			tf->ebx = w[1];
 			tf->ecx = w[2];
 			tf->edx = w[3];

@@ -231,7 +231,8 @@ static void others_keep_turns(const char *mode, const char *n, uint32_t batch, u
 }
 
 /* 20 calls to a server answering with SENDMESSAGE and RECEIVEMESSAGE,
- * whose receive goes through the scheduler. */
+ * whose receive waits and gives the CPU to the scheduler's next pick
+ * (kernel/fastpath.c switches to it straight, the same pick). */
 static void calls_leave_others_their_turns(void)
 {
 	others_keep_turns("echo", "0", 20, 20);
