@@ -1,10 +1,20 @@
-/* arch/x86/trapframe.h - what trapentry.S pushes on the kernel stack. */
+/* arch/x86/trapframe.h - what trapentry.S pushes on the kernel stack.  The
+ * general registers are pushed one by one in the order that puts a kernel
+ * call's six argument registers (ebx ecx edx esi edi ebp,
+ * kernel/abi/calls.h) in order at its start: the call's words, read and
+ * written in place (w). */
 #ifndef DPM_X86_TRAPFRAME_H
 #define DPM_X86_TRAPFRAME_H
 #include <stdint.h>
 
 struct trapframe {
-	uint32_t edi, esi, ebp, oesp, ebx, edx, ecx, eax; /* pushal */
+	union {
+		struct {
+			uint32_t ebx, ecx, edx, esi, edi, ebp;
+		};
+		uint32_t w[6]; /* a kernel call's words (KCALL_WORDS) */
+	};
+	uint32_t eax;
 	uint32_t gs, fs, es, ds;
 	uint32_t trapno, err;
 	uint32_t eip, cs, eflags;
