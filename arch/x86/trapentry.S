@@ -38,13 +38,13 @@ vec\n:
 	jmp \to
 .endm
 
-/* The frame below the vector number: segments, then the general
- * registers, ebx lowest (struct trapframe); then the kernel's segments. */
+/* The frame below the vector number: ds and es, then the general
+ * registers, ebx lowest (struct trapframe); then the kernel's ds and es.
+ * fs and gs are the process's, which the kernel never loads: x86_swtch
+ * keeps them with the rest of a process's context. */
 .macro save_frame
 	pushl %ds
 	pushl %es
-	pushl %fs
-	pushl %gs
 	pushl %eax
 	pushl %ebp
 	pushl %edi
@@ -90,8 +90,6 @@ x86_trapret:
 	popl %edi
 	popl %ebp
 	popl %eax
-	popl %gs
-	popl %fs
 	popl %es
 	popl %ds
 	addl $8, %esp            /* trap number and error code */
@@ -110,8 +108,6 @@ kcall_result:
 	popl %ecx
 	popl %edx
 	addl $16, %esp           /* esi edi ebp eax: ebx esi edi ebp as they are */
-	popl %gs
-	popl %fs
 	popl %es
 	popl %ds
 	addl $8, %esp
@@ -124,14 +120,13 @@ kcall_received:
 	popl %esi
 	popl %edi
 	addl $4, %esp            /* eax: the call number; ebp as it is */
-	popl %gs
-	popl %fs
 	popl %es
 	popl %ds
 	addl $8, %esp
 	iret
 
-/* void x86_swtch(struct x86_context **save, struct x86_context *load) */
+/* void x86_swtch(struct x86_context **save, struct x86_context *load):
+ * the callee-saved registers, and fs and gs, the process's (save_frame) */
 	.global x86_swtch
 x86_swtch:
 	movl 4(%esp), %eax
@@ -140,8 +135,12 @@ x86_swtch:
 	pushl %ebx
 	pushl %esi
 	pushl %edi
+	pushl %fs
+	pushl %gs
 	movl %esp, (%eax)
 	movl %edx, %esp
+	popl %gs
+	popl %fs
 	popl %edi
 	popl %esi
 	popl %ebx
