@@ -39,11 +39,20 @@ static inline unsigned kcall(struct trapframe *tf)
 	return back ? back : syscall_dispatch(current, tf->eax, tf->w);
 }
 
-/* trapentry.S's kernel-call entry outside virtual time. */
+/* trapentry.S's kernel-call entry outside virtual time: kcall in two
+ * steps, so that the fast path's keeps nothing for after its call:
+ * x86_kcall, 0 when syscall_dispatch must do the call, which
+ * x86_kcall_general does. */
 __attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf);
 __attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf)
 {
-	return kcall(tf);
+	return fastpath_try(current, tf->eax, tf->w);
+}
+
+__attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf);
+__attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf)
+{
+	return syscall_dispatch(current, tf->eax, tf->w);
 }
 
 /* A kernel call's result words (kcall), else 0. */

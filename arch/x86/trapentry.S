@@ -7,8 +7,8 @@
  * the kernel reads them and writes its results there, with no copy.
  *
  * A kernel call (int $0x80) has its own entry, kcall_common, which calls
- * x86_kcall (the fast path, else syscall_dispatch) and goes back to user
- * mode loading only what the call changed.  Under virtual time it takes
+ * x86_kcall (the fast path), else x86_kcall_general (syscall_dispatch),
+ * and goes back to user mode loading only what the call changed.  Under virtual time it takes
  * the general way instead (x86_trap, which tells vtime of the entry from
  * user mode and of the return to it): both entries run the same number
  * of instructions up to that call, so that a kernel call's clock reading
@@ -100,7 +100,10 @@ kcall_common:
 	cmpl $0, vtime_on
 	jne trap_general         /* virtual time: x86_trap tells it */
 	movl %esp, %eax
-	call x86_kcall           /* regparm(1): the frame in eax */
+	call x86_kcall           /* regparm(1): the frame in eax; 0: not done */
+	testl %eax, %eax
+	jz kcall_general
+kcall_back:
 	cmpl $1, %eax
 	ja kcall_received
 kcall_result:
@@ -124,6 +127,11 @@ kcall_received:
 	popl %ds
 	addl $8, %esp
 	iret
+
+kcall_general:
+	movl %esp, %eax
+	call x86_kcall_general   /* syscall_dispatch */
+	jmp kcall_back
 
 /* void x86_swtch(struct x86_context **save, struct x86_context *load):
  * the callee-saved registers, and fs and gs, the process's (save_frame) */
