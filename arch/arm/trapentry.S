@@ -45,9 +45,8 @@ arm_vectors:
 	push {r0-r12, lr}
 	sub sp, sp, #8
 	stmia sp, {sp, lr}^      /* the user-mode sp and lr */
-	sub sp, sp, #8
 	mov r0, #\trapno
-	str r0, [sp]
+	push {r0, r1}            /* trapno, pad */
 	mov r0, sp
 	movw r1, #:lower16:vtime_on
 	movt r1, #:upper16:vtime_on

@@ -24,8 +24,8 @@ static uint32_t fault_reason(uint32_t trapno)
 }
 
 _Static_assert(sizeof ((struct trapframe *)0)->w == KCALL_WORDS * sizeof(uint32_t) &&
-		       __builtin_offsetof(struct trapframe, ebx) == 0 && __builtin_offsetof(struct trapframe, ebp) == 20 &&
-		       __builtin_offsetof(struct trapframe, eax) == 24 && __builtin_offsetof(struct trapframe, trapno) == 36,
+		       __builtin_offsetof(struct trapframe, ebx) == 8 && __builtin_offsetof(struct trapframe, ebp) == 28 &&
+		       __builtin_offsetof(struct trapframe, eax) == 32 && __builtin_offsetof(struct trapframe, trapno) == 36,
 	       "trapentry.S pushes the frame in this order");
 
 /* A kernel call: arguments ebx ecx edx esi edi ebp, the call number in eax;

@@ -38,13 +38,11 @@ vec\n:
 	jmp \to
 .endm
 
-/* The frame below the vector number: ds and es, then the general
- * registers, ebx lowest (struct trapframe); then the kernel's ds and es.
- * fs and gs are the process's, which the kernel never loads: x86_swtch
- * keeps them with the rest of a process's context. */
+/* The frame below the vector number: the general registers, ebx lowest,
+ * then ds and es (struct trapframe); then the kernel's ds and es.  fs and
+ * gs are the process's, which the kernel never loads: x86_swtch keeps
+ * them with the rest of a process's context. */
 .macro save_frame
-	pushl %ds
-	pushl %es
 	pushl %eax
 	pushl %ebp
 	pushl %edi
@@ -52,6 +50,8 @@ vec\n:
 	pushl %edx
 	pushl %ecx
 	pushl %ebx
+	pushl %ds
+	pushl %es
 	movl $SEG_KDATA, %ecx
 	movl %ecx, %ds
 	movl %ecx, %es
@@ -83,6 +83,8 @@ trap_general:
 	je kcall_result
 	.global x86_trapret
 x86_trapret:
+	popl %es
+	popl %ds
 	popl %ebx
 	popl %ecx
 	popl %edx
@@ -90,8 +92,6 @@ x86_trapret:
 	popl %edi
 	popl %ebp
 	popl %eax
-	popl %es
-	popl %ds
 	addl $8, %esp            /* trap number and error code */
 	iret
 
@@ -101,37 +101,37 @@ kcall_common:
 	jne trap_general         /* virtual time: x86_trap tells it */
 	movl %esp, %eax
 	call x86_kcall           /* regparm(1): the frame in eax; 0: not done */
-	testl %eax, %eax
-	jz kcall_general
-kcall_back:
 	cmpl $1, %eax
 	ja kcall_received
+	jb kcall_general
 kcall_result:
+	popl %es
+	popl %ds
 	popl %eax                /* the result (ebx's slot) */
 	popl %ecx
 	popl %edx
-	addl $16, %esp           /* esi edi ebp eax: ebx esi edi ebp as they are */
-	popl %es
-	popl %ds
-	addl $8, %esp
+	addl $24, %esp           /* esi edi ebp eax, trap number and error code:
+	                            ebx esi edi ebp as they are */
 	iret
 kcall_received:
+	popl %es
+	popl %ds
 	popl %eax                /* the result, then the received words */
 	popl %ebx
 	popl %ecx
 	popl %edx
 	popl %esi
 	popl %edi
-	addl $4, %esp            /* eax: the call number; ebp as it is */
-	popl %es
-	popl %ds
-	addl $8, %esp
+	addl $12, %esp           /* eax (the call number), trap number and
+	                            error code; ebp as it is */
 	iret
 
 kcall_general:
 	movl %esp, %eax
 	call x86_kcall_general   /* syscall_dispatch */
-	jmp kcall_back
+	cmpl $1, %eax
+	ja kcall_received
+	jmp kcall_result
 
 /* void x86_swtch(struct x86_context **save, struct x86_context *load):
  * the callee-saved registers, and fs and gs, the process's (save_frame) */
