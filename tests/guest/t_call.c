@@ -577,6 +577,51 @@ static void regs_kept(uint32_t nr, const uint32_t a[6], int32_t result, const ui
 	CHECK_EQ(io[1].gs, 0);
 }
 
+#elif defined(__arm__)
+/* Every register a process can set but sp and pc, going into a kernel call
+ * (r7 the call number) and as it came back. */
+struct regs {
+	uint32_t r[13], lr;
+};
+
+/* io[0] in, io[1] out. */
+static void kcall_regs(struct regs io[2])
+{
+	register struct regs *p __asm__("r0") = io;
+	__asm__ volatile("push {r4-r11, lr}\n\t"
+			 "push {r0}\n\t"
+			 "ldr lr, [r0, #52]\n\t"
+			 "ldm r0, {r0-r12}\n\t"
+			 "svc #0\n\t"
+			 "push {r12}\n\t"
+			 "ldr r12, [sp, #4]\n\t"
+			 "add r12, r12, #56\n\t"
+			 "stm r12, {r0-r11}\n\t"
+			 "str lr, [r12, #52]\n\t"
+			 "pop {r0}\n\t"
+			 "str r0, [r12, #48]\n\t"
+			 "pop {r0}\n\t"
+			 "pop {r4-r11, lr}"
+			 : "+r"(p)
+			 :
+			 : "r1", "r2", "r3", "r12", "memory", "cc");
+}
+
+/* The call nr with arguments a0..a5 returns `result`; a receive's words
+ * come back in r1-r5 (got), every other register as it went in. */
+static void regs_kept(uint32_t nr, const uint32_t a[6], int32_t result, const uint32_t *got)
+{
+	struct regs io[2] = { { { a[0], a[1], a[2], a[3], a[4], a[5], 0x6666, nr, 0x8888, 0x9999, 0xaaaa, 0xbbbb,
+				  0xcccc }, 0xeeee } };
+	memset(&io[1], 0xee, sizeof io[1]);
+	kcall_regs(io);
+	CHECK_EQ((int32_t)io[1].r[0], result);
+	for (int i = 1; i < 13; i++)
+		CHECK_EQ(io[1].r[i], got && i <= 5 ? got[i - 1] : io[0].r[i]);
+	CHECK_EQ(io[1].lr, 0xeeee);
+}
+#endif
+
 /* A call with one result (the null call, the general path's; a
  * SENDMESSAGE to oneself, the fast path's) and the receives (the fast
  * path's RECEIVEMESSAGE that finds the message; a CALL to a server that
@@ -616,6 +661,7 @@ static void registers_kept(void)
 		  E_DEAD, NULL);
 	destroylink(l);
 
+#if defined(__i386__)
 	/* each process its own fs and gs across switches: a child with
 	 * them null waits in a CALL to us while we run with ours */
 	uint32_t fs0, gs0, fs1, gs1;
@@ -636,8 +682,8 @@ static void registers_kept(void)
 	CHECK_EQ(fs1, fs0);
 	CHECK_EQ(gs1, gs0);
 	destroylink(l);
-}
 #endif
+}
 
 GTESTS(
 	{ "call round trips", call_round_trip },
@@ -656,8 +702,6 @@ GTESTS(
 	{ "replyreceive to the dead: E_DEAD, nothing received", replyreceive_to_the_dead },
 	{ "replyreceive over the kernel link", replyreceive_kernel_link },
 	{ "a receive's registers, each word", received_in_registers },
-#if defined(__i386__)
 	{ "a kernel call leaves every other register", registers_kept },
-#endif
 );
 GTEST_MAIN("call")
