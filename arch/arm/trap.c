@@ -81,7 +81,36 @@ __attribute__((noinline)) static void irq(struct trapframe *tf)
 
 static void trap(struct trapframe *tf);
 
-/* Virtual time: whether QEMU took the deadline interrupt late (vtime.h);
+/* A kernel call: its words are the frame's r0-r5, arguments in, results
+ * (r0, a receive's r1-r5) written in place; the call number in r7.  From
+ * the kernel, an SVC is a semihosting call QEMU did not take (started
+ * without -semihosting): ignored. */
+static inline void kcall(struct trapframe *tf)
+{
+	if (from_user(tf) && !fastpath_try(current, tf->r[7], tf->r))
+		syscall_dispatch(current, tf->r[7], tf->r);
+}
+
+/* trapentry.S's kernel-call entry outside virtual time: kcall in two
+ * steps, so that the fast path's is a tail call that keeps nothing for
+ * after it: arm_kcall, 0 when syscall_dispatch must do the call, which
+ * arm_kcall_general does. */
+unsigned arm_kcall(struct trapframe *tf);
+unsigned arm_kcall(struct trapframe *tf)
+{
+	if (!from_user(tf))
+		return 1;
+	return fastpath_try(current, tf->r[7], tf->r);
+}
+
+void arm_kcall_general(struct trapframe *tf);
+void arm_kcall_general(struct trapframe *tf)
+{
+	syscall_dispatch(current, tf->r[7], tf->r);
+}
+
+/* Every exception but a kernel call's outside virtual time (arm_kcall).
+ * Virtual time: whether QEMU took the deadline interrupt late (vtime.h);
  * the clock is read first thing, at the same point for every entry. */
 void arm_trap(struct trapframe *tf);
 void arm_trap(struct trapframe *tf)
@@ -99,13 +128,7 @@ static void trap(struct trapframe *tf)
 {
 	switch (tf->trapno) {
 	case T_SVC:
-		/* From the kernel, an SVC is a semihosting call QEMU did not take
-		 * (started without -semihosting): ignore it. */
-		if (from_user(tf))
-			/* the words are r0-r5 in the frame itself: arguments
-			 * in, results (r0, a receive's r1-r5) written in place */
-			if (!fastpath_try(current, tf->r[7], tf->r))
-				syscall_dispatch(current, tf->r[7], tf->r);
+		kcall(tf);
 		return;
 	case T_IRQ:
 		irq(tf);

@@ -6,6 +6,15 @@
  * trapframe (arch/arm/trapframe.h) there: coming from user mode that is
  * the top of the process's kernel stack, because SVC's banked sp is left
  * exactly there whenever a process runs in user mode.
+ *
+ * A kernel call (svc) goes straight to arm_kcall (the fast path), then
+ * if that did not do it to arm_kcall_general (syscall_dispatch), its words
+ * the frame's r0-r5, outside virtual time;
+ * under it, to arm_trap, as every other exception, which tells vtime of
+ * the entry from user mode and of the return to it.  Every entry makes the
+ * same test first, so that each reads the clock the same number of
+ * instructions after it starts (kernel/vlate.h: the late deadline
+ * interrupt is judged by it).
  */
 #define MODE_SVC 0x13
 
@@ -26,7 +35,7 @@ arm_vectors:
 /* lr_adjust: what to take off lr to get the instruction to return to (or
  * the one that faulted); the undefined-instruction case is fixed up in C,
  * where ARM or Thumb state is known. */
-.macro trap_entry name, lr_adjust, trapno
+.macro trap_entry name, lr_adjust, trapno, kcall=0
 \name:
 	.if \lr_adjust
 	sub lr, lr, #\lr_adjust
@@ -36,16 +45,28 @@ arm_vectors:
 	push {r0-r12, lr}
 	sub sp, sp, #8
 	stmia sp, {sp, lr}^      /* the user-mode sp and lr */
-	sub sp, sp, #8
 	mov r0, #\trapno
-	str r0, [sp]
+	push {r0, r1}            /* trapno, pad */
 	mov r0, sp
-	bl arm_trap
+	movw r1, #:lower16:vtime_on
+	movt r1, #:upper16:vtime_on
+	ldr r1, [r1]
+	cmp r1, #0
+	bne 1f                   /* virtual time: arm_trap (see the top) */
+	.if \kcall
+	bl arm_kcall             /* the fast path: 0 when it did not do the call */
+	cmp r0, #0
+	bne arm_trapret
+	mov r0, sp
+	bl arm_kcall_general
+	b arm_trapret
+	.endif
+1:	bl arm_trap
 	b arm_trapret
 .endm
 
 	trap_entry vec_undef, 0, 1
-	trap_entry vec_svc, 0, 2
+	trap_entry vec_svc, 0, 2, 1
 	trap_entry vec_pabort, 4, 3
 	trap_entry vec_dabort, 8, 4
 	trap_entry vec_irq, 4, 6

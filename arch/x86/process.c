@@ -19,12 +19,13 @@ void arch_proc_setup(struct proc *p, uint32_t entry, uint32_t user_sp)
 	struct trapframe *tf = (struct trapframe *)(kstack + 4096) - 1;
 	memset(tf, 0, sizeof *tf);
 	tf->cs = SEG_UCODE;
-	tf->ds = tf->es = tf->fs = tf->gs = tf->ss = SEG_UDATA;
+	tf->ds = tf->es = tf->ss = SEG_UDATA;
 	tf->eflags = 0x202; /* IF */
 	tf->eip = entry;
 	tf->esp = user_sp;
 	struct x86_context *ctx = (struct x86_context *)tf - 1;
 	memset(ctx, 0, sizeof *ctx);
+	ctx->fs = ctx->gs = SEG_UDATA;
 	ctx->eip = (uint32_t)(uintptr_t)x86_trapret;
 	p->arch.ctx = ctx;
 }

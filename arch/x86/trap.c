@@ -1,8 +1,9 @@
 /*
  * arch/x86/trap.c - where every interrupt, exception and kernel call lands.
- * Kernel calls go to the portable dispatcher, their registers as an array
- * of words each way; a fault in user mode ends the
- * process (the node runs on); a fault in the kernel is a bug and panics.
+ * Kernel calls go to the fast path or the portable dispatcher with their
+ * words in the trap frame itself (trapentry.S pushes the argument
+ * registers in order); a fault in user mode ends the process (the node
+ * runs on); a fault in the kernel is a bug and panics.
  */
 #include "kernel/kernel.h"
 #include "x86.h"
@@ -22,26 +23,43 @@ static uint32_t fault_reason(uint32_t trapno)
 	}
 }
 
-static void trap(struct trapframe *tf, int from_user)
+_Static_assert(sizeof ((struct trapframe *)0)->w == KCALL_WORDS * sizeof(uint32_t) &&
+		       __builtin_offsetof(struct trapframe, ebx) == 8 && __builtin_offsetof(struct trapframe, ebp) == 28 &&
+		       __builtin_offsetof(struct trapframe, eax) == 32 && __builtin_offsetof(struct trapframe, trapno) == 36,
+	       "trapentry.S pushes the frame in this order");
+
+/* A kernel call: arguments ebx ecx edx esi edi ebp, the call number in eax;
+ * the words are the frame's (tf->w), the results written over them: w[0]
+ * the result, after a receive w[1..5] what it received.  Returns how many
+ * result words trapentry.S loads, into eax, then ebx ecx edx esi edi
+ * (kernel/abi/calls.h). */
+static inline unsigned kcall(struct trapframe *tf)
 {
-	if (tf->trapno == T_SYSCALL) {
-		/* arguments ebx ecx edx esi edi ebp; results eax, then (a
-		 * receive's) ebx ecx edx esi edi: kernel/abi/calls.h */
-		uint32_t w[KCALL_WORDS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
-		uint32_t nr = tf->eax;
-		unsigned back = fastpath_try(current, nr, w);
-		if (!back)
-			back = syscall_dispatch(current, nr, w);
-		if (back > 1) {
-			tf->ebx = w[1];
-			tf->ecx = w[2];
-			tf->edx = w[3];
-			tf->esi = w[4];
-			tf->edi = w[5];
-		}
-		tf->eax = w[0];
-		return;
-	}
+	unsigned back = fastpath_try(current, tf->eax, tf->w);
+	return back ? back : syscall_dispatch(current, tf->eax, tf->w);
+}
+
+/* trapentry.S's kernel-call entry outside virtual time: kcall in two
+ * steps, so that the fast path's keeps nothing for after its call:
+ * x86_kcall, 0 when syscall_dispatch must do the call, which
+ * x86_kcall_general does. */
+__attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf);
+__attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf)
+{
+	return fastpath_try(current, tf->eax, tf->w);
+}
+
+__attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf);
+__attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf)
+{
+	return syscall_dispatch(current, tf->eax, tf->w);
+}
+
+/* A kernel call's result words (kcall), else 0. */
+static unsigned trap(struct trapframe *tf, int from_user)
+{
+	if (tf->trapno == T_SYSCALL)
+		return kcall(tf);
 	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + 16) {
 		uint32_t irq = tf->trapno - T_IRQ0;
 		uint64_t began = proc_interrupt_begin();
@@ -56,24 +74,27 @@ static void trap(struct trapframe *tf, int from_user)
 		proc_interrupt_end(began);
 		if (tick && from_user)
 			kernel_tick();
-		return;
+		return 0;
 	}
 	uint32_t addr = tf->trapno == 14 ? rcr2() : 0;
 	if (from_user) {
 		kernel_user_fault(fault_reason(tf->trapno), addr, tf->eip);
-		return;
+		return 0;
 	}
 	panic("trap %u in kernel: err 0x%x eip 0x%x cr2 0x%x", tf->trapno, tf->err, tf->eip, addr);
 }
 
-/* Virtual time: whether QEMU took the deadline interrupt late (vtime.h). */
-void x86_trap(struct trapframe *tf);
-void x86_trap(struct trapframe *tf)
+/* Every entry but a kernel call's outside virtual time (x86_kcall), which
+ * is not judged: virtual time: whether QEMU took the deadline interrupt
+ * late (vtime.h).  Returns what trap returns (trapentry.S). */
+__attribute__((regparm(1))) unsigned x86_trap(struct trapframe *tf);
+__attribute__((regparm(1))) unsigned x86_trap(struct trapframe *tf)
 {
 	int from_user = (tf->cs & 3) == 3, judged = vtime_on && from_user;
 	if (judged)
 		vtime_user_entry(tf->trapno == T_IRQ0); /* the deadline's: judged in its stop */
-	trap(tf, from_user); /* one call: inlined */
+	unsigned back = trap(tf, from_user); /* one call: inlined */
 	if (judged)
 		vtime_user_resumes();
+	return back;
 }

@@ -1,17 +1,60 @@
 /*
- * arch/x86/trapentry.S - interrupt and trap entry stubs, the common save and
- * restore path, and the kernel context switch.  Every entry builds the same
- * struct trapframe (arch/x86/trapframe.h) so x86_trap() sees one shape.
+ * arch/x86/trapentry.S - interrupt and trap entry stubs, the save and
+ * restore paths, and the kernel context switch.  Every entry builds the same
+ * struct trapframe (arch/x86/trapframe.h).  The general registers are pushed
+ * one by one, not with pushal, so that a kernel call's six argument words
+ * (ebx ecx edx esi edi ebp, kernel/abi/calls.h) lie in the frame in order:
+ * the kernel reads them and writes its results there, with no copy.
+ *
+ * A kernel call (int $0x80) has its own entry, kcall_common, which calls
+ * x86_kcall (the fast path), else x86_kcall_general (syscall_dispatch),
+ * and goes back to user mode loading only what the call changed.  Under virtual time it takes
+ * the general way instead (x86_trap, which tells vtime of the entry from
+ * user mode and of the return to it): both entries run the same number
+ * of instructions up to that call, so that a kernel call's clock reading
+ * lies the same path after its start as an interrupt's
+ * (kernel/vlate.h: the late deadline interrupt is judged by it).
+ *
+ * x86_trap and x86_kcall return how many result words to load (kernel.h's
+ * syscall_dispatch): 0 (not a kernel call) restores the whole frame; 1
+ * loads eax with the result, and ecx and edx from their slots, which a call
+ * with one result leaves as they came (ebx, esi, edi and ebp are the C
+ * side's callee-saved registers, as the process left them, and its slots
+ * in the frame may hold results); KCALL_WORDS loads eax ebx ecx edx esi
+ * edi with the result and the received words (ebp, callee-saved, as it
+ * came).
  */
+#define SEG_KDATA 0x10
+#define T_SYSCALL 128
+
 /* One stub per vector: push a 0 where the CPU pushes no error code, then
  * the vector number, and join the common path. */
-.macro stub n, has_err
+.macro stub n, has_err, to=trap_common
 vec\n:
 .if \has_err == 0
 	pushl $0
 .endif
 	pushl $\n
-	jmp trap_common
+	jmp \to
+.endm
+
+/* The frame below the vector number: the general registers, ebx lowest,
+ * then ds and es (struct trapframe); then the kernel's ds and es.  fs and
+ * gs are the process's, which the kernel never loads: x86_swtch keeps
+ * them with the rest of a process's context. */
+.macro save_frame
+	pushl %eax
+	pushl %ebp
+	pushl %edi
+	pushl %esi
+	pushl %edx
+	pushl %ecx
+	pushl %ebx
+	pushl %ds
+	pushl %es
+	movl $SEG_KDATA, %ecx
+	movl %ecx, %ds
+	movl %ecx, %es
 .endm
 
 	.text
@@ -21,33 +64,77 @@ vec\n:
 .irp n, 8,10,11,12,13,14,17
 	stub \n, 1
 .endr
-.irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,128
+.irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	stub \n, 0
 .endr
+	stub T_SYSCALL, 0, kcall_common
 
 trap_common:
-	pushl %ds
-	pushl %es
-	pushl %fs
-	pushl %gs
-	pushal
-	movw $0x10, %ax
-	movw %ax, %ds
-	movw %ax, %es
-	pushl %esp
-	call x86_trap
-	addl $4, %esp
+	save_frame
+	/* kcall_common's test, here without effect: the same instructions
+	 * on every entry before x86_trap reads the clock (see the top) */
+	cmpl $0, vtime_on
+	jne trap_general
+trap_general:
+	movl %esp, %eax
+	call x86_trap            /* regparm(1): the frame in eax */
+	cmpl $1, %eax
+	ja kcall_received
+	je kcall_result
 	.global x86_trapret
 x86_trapret:
-	popal
-	popl %gs
-	popl %fs
 	popl %es
 	popl %ds
-	addl $8, %esp        /* trap number and error code */
+	popl %ebx
+	popl %ecx
+	popl %edx
+	popl %esi
+	popl %edi
+	popl %ebp
+	popl %eax
+	addl $8, %esp            /* trap number and error code */
 	iret
 
-/* void x86_swtch(struct x86_context **save, struct x86_context *load) */
+kcall_common:
+	save_frame
+	cmpl $0, vtime_on
+	jne trap_general         /* virtual time: x86_trap tells it */
+	movl %esp, %eax
+	call x86_kcall           /* regparm(1): the frame in eax; 0: not done */
+	cmpl $1, %eax
+	ja kcall_received
+	jb kcall_general
+kcall_result:
+	popl %es
+	popl %ds
+	popl %eax                /* the result (ebx's slot) */
+	popl %ecx
+	popl %edx
+	addl $24, %esp           /* esi edi ebp eax, trap number and error code:
+	                            ebx esi edi ebp as they are */
+	iret
+kcall_received:
+	popl %es
+	popl %ds
+	popl %eax                /* the result, then the received words */
+	popl %ebx
+	popl %ecx
+	popl %edx
+	popl %esi
+	popl %edi
+	addl $12, %esp           /* eax (the call number), trap number and
+	                            error code; ebp as it is */
+	iret
+
+kcall_general:
+	movl %esp, %eax
+	call x86_kcall_general   /* syscall_dispatch */
+	cmpl $1, %eax
+	ja kcall_received
+	jmp kcall_result
+
+/* void x86_swtch(struct x86_context **save, struct x86_context *load):
+ * the callee-saved registers, and fs and gs, the process's (save_frame) */
 	.global x86_swtch
 x86_swtch:
 	movl 4(%esp), %eax
@@ -56,8 +143,12 @@ x86_swtch:
 	pushl %ebx
 	pushl %esi
 	pushl %edi
+	pushl %fs
+	pushl %gs
 	movl %esp, (%eax)
 	movl %edx, %esp
+	popl %gs
+	popl %fs
 	popl %edi
 	popl %esi
 	popl %ebx

@@ -504,6 +504,187 @@ static void received_in_registers(void)
 	CHECK_EQ(got.from >> 16, rep[0]);
 }
 
+/* ---- the registers a kernel call leaves (kernel/abi/calls.h) ---- */
+
+#if defined(__i386__)
+/* Every register a process can set, going into a kernel call (eax the
+ * call number) and as it came back. */
+struct regs {
+	uint32_t eax, ebx, ecx, edx, esi, edi, ebp, fs, gs;
+};
+
+/* io[0] in, io[1] out.  fs and gs are the process's own (the kernel never
+ * loads them): set to the null selector here, given back as found. */
+static void kcall_regs(struct regs io[2])
+{
+	struct regs *p = io;
+	__asm__ volatile("push %%ebp\n\t"
+			 "push %%eax\n\t"
+			 "mov %%fs, %%ecx\n\t"
+			 "push %%ecx\n\t"
+			 "mov %%gs, %%ecx\n\t"
+			 "push %%ecx\n\t"
+			 "mov 28(%%eax), %%ecx\n\t"
+			 "mov %%ecx, %%fs\n\t"
+			 "mov 32(%%eax), %%ecx\n\t"
+			 "mov %%ecx, %%gs\n\t"
+			 "mov 4(%%eax), %%ebx\n\t"
+			 "mov 8(%%eax), %%ecx\n\t"
+			 "mov 12(%%eax), %%edx\n\t"
+			 "mov 16(%%eax), %%esi\n\t"
+			 "mov 20(%%eax), %%edi\n\t"
+			 "mov 24(%%eax), %%ebp\n\t"
+			 "mov 0(%%eax), %%eax\n\t"
+			 "int $0x80\n\t"
+			 "xchg %%eax, 8(%%esp)\n\t" /* io, the result kept */
+			 "mov %%ebx, 40(%%eax)\n\t"
+			 "mov %%ecx, 44(%%eax)\n\t"
+			 "mov %%edx, 48(%%eax)\n\t"
+			 "mov %%esi, 52(%%eax)\n\t"
+			 "mov %%edi, 56(%%eax)\n\t"
+			 "mov %%ebp, 60(%%eax)\n\t"
+			 "mov %%fs, %%ecx\n\t"
+			 "mov %%ecx, 64(%%eax)\n\t"
+			 "mov %%gs, %%ecx\n\t"
+			 "mov %%ecx, 68(%%eax)\n\t"
+			 "mov %%eax, %%edx\n\t"
+			 "pop %%ecx\n\t"
+			 "mov %%ecx, %%gs\n\t"
+			 "pop %%ecx\n\t"
+			 "mov %%ecx, %%fs\n\t"
+			 "pop %%eax\n\t"
+			 "mov %%eax, 36(%%edx)\n\t"
+			 "pop %%ebp"
+			 : "+a"(p)
+			 :
+			 : "ebx", "ecx", "edx", "esi", "edi", "memory", "cc");
+}
+
+/* The call nr with arguments a0..a5 (a5 also ebp's: nothing else takes it)
+ * returns `result`; a receive's words come back in ebx..edi (got), every
+ * other register as it went in, fs and gs (null) included. */
+static void regs_kept(uint32_t nr, const uint32_t a[6], int32_t result, const uint32_t *got)
+{
+	struct regs io[2] = { { nr, a[0], a[1], a[2], a[3], a[4], a[5], 0, 0 } };
+	memset(&io[1], 0xee, sizeof io[1]);
+	kcall_regs(io);
+	CHECK_EQ((int32_t)io[1].eax, result);
+	const uint32_t *in = &io[0].ebx, *out = &io[1].ebx;
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(out[i], got ? got[i] : in[i]);
+	CHECK_EQ(io[1].ebp, a[5]);
+	CHECK_EQ(io[1].fs, 0);
+	CHECK_EQ(io[1].gs, 0);
+}
+
+#elif defined(__arm__)
+/* Every register a process can set but sp and pc, going into a kernel call
+ * (r7 the call number) and as it came back. */
+struct regs {
+	uint32_t r[13], lr;
+};
+
+/* io[0] in, io[1] out. */
+static void kcall_regs(struct regs io[2])
+{
+	register struct regs *p __asm__("r0") = io;
+	__asm__ volatile("push {r4-r11, lr}\n\t"
+			 "push {r0}\n\t"
+			 "ldr lr, [r0, #52]\n\t"
+			 "ldm r0, {r0-r12}\n\t"
+			 "svc #0\n\t"
+			 "push {r12}\n\t"
+			 "ldr r12, [sp, #4]\n\t"
+			 "add r12, r12, #56\n\t"
+			 "stm r12, {r0-r11}\n\t"
+			 "str lr, [r12, #52]\n\t"
+			 "pop {r0}\n\t"
+			 "str r0, [r12, #48]\n\t"
+			 "pop {r0}\n\t"
+			 "pop {r4-r11, lr}"
+			 : "+r"(p)
+			 :
+			 : "r1", "r2", "r3", "r12", "memory", "cc");
+}
+
+/* The call nr with arguments a0..a5 returns `result`; a receive's words
+ * come back in r1-r5 (got), every other register as it went in. */
+static void regs_kept(uint32_t nr, const uint32_t a[6], int32_t result, const uint32_t *got)
+{
+	struct regs io[2] = { { { a[0], a[1], a[2], a[3], a[4], a[5], 0x6666, nr, 0x8888, 0x9999, 0xaaaa, 0xbbbb,
+				  0xcccc }, 0xeeee } };
+	memset(&io[1], 0xee, sizeof io[1]);
+	kcall_regs(io);
+	CHECK_EQ((int32_t)io[1].r[0], result);
+	for (int i = 1; i < 13; i++)
+		CHECK_EQ(io[1].r[i], got && i <= 5 ? got[i - 1] : io[0].r[i]);
+	CHECK_EQ(io[1].lr, 0xeeee);
+}
+#endif
+
+/* A call with one result (the null call, the general path's; a
+ * SENDMESSAGE to oneself, the fast path's) and the receives (the fast
+ * path's RECEIVEMESSAGE that finds the message; a CALL to a server that
+ * waits, the CPU going to it and back, and one it refuses), the junk in
+ * the unused argument registers kept. */
+static void registers_kept(void)
+{
+	regs_kept(K_NULL, (const uint32_t[6]){ 0x11, 0x22, 0x33, 0x44, 0x55, 0x66 }, 0, NULL);
+	int self = self_link(0x5e1f);
+	uint32_t v = 0x1234, r = 0;
+	struct message m = message_into(&r, 4);
+	CHECK_EQ(sendmessage(self, &v, 4, -1), 0);
+	CHECK_EQ(receivemessage(&m), 4); /* who we are: m.from */
+	regs_kept(K_SENDMESSAGE, (const uint32_t[6]){ (uint32_t)self, (uint32_t)(uintptr_t)&v, 4, (uint32_t)-1, 0x55, 0x66 },
+		  0, NULL);
+	r = 0;
+	regs_kept(K_RECEIVEMESSAGE, (const uint32_t[6]){ (uint32_t)(uintptr_t)&r, 4, 0x33, 0x44, 0x55, 0x66 }, 4,
+		  (const uint32_t[5]){ 4, 0x5e1f, (uint32_t)-1, (uint32_t)-1, m.from });
+	CHECK_EQ(r, 0x1234);
+	destroylink(self);
+
+	const char *argv[] = { "t_child", "echo", "2", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	m = message_into(&r, 4);
+	CHECK_EQ(call(l, &v, 4, -1, &m), 4); /* the reply's code: m.code */
+	v = 0x4321;
+	r = 0;
+	regs_kept(K_CALL, (const uint32_t[6]){ (uint32_t)l, (uint32_t)(uintptr_t)&v, 4, (uint32_t)-1, (uint32_t)(uintptr_t)&r, 4 },
+		  4, (const uint32_t[5]){ 4, m.code, (uint32_t)-1, (uint32_t)-1, task });
+	CHECK_EQ(r, 0x4321);
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	regs_kept(K_SENDMESSAGE, (const uint32_t[6]){ (uint32_t)l, (uint32_t)(uintptr_t)&v, 4, (uint32_t)-1, 0x55, 0x66 },
+		  E_DEAD, NULL);
+	destroylink(l);
+
+#if defined(__i386__)
+	/* each process its own fs and gs across switches: a child with
+	 * them null waits in a CALL to us while we run with ours */
+	uint32_t fs0, gs0, fs1, gs1;
+	__asm__ volatile("mov %%fs, %0\n\tmov %%gs, %1" : "=r"(fs0), "=r"(gs0));
+	const char *nullsegs[] = { "t_child", "nullsegs", NULL };
+	CHECK_EQ(spawn_child(nullsegs, &task, &l), 0);
+	m = message_into(&r, 4);
+	CHECK_EQ(receivemessage(&m), 4);
+	CHECK_EQ(r, 0x5e65);
+	__asm__ volatile("mov %%fs, %0\n\tmov %%gs, %1" : "=r"(fs1), "=r"(gs1));
+	CHECK_EQ(fs1, fs0);
+	CHECK_EQ(gs1, gs0);
+	CHECK(fs0 != 0 && gs0 != 0);
+	CHECK_EQ(sendmessage(m.reply, &r, 4, -1), 0);
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0); /* the child's stayed null */
+	__asm__ volatile("mov %%fs, %0\n\tmov %%gs, %1" : "=r"(fs1), "=r"(gs1));
+	CHECK_EQ(fs1, fs0);
+	CHECK_EQ(gs1, gs0);
+	destroylink(l);
+#endif
+}
+
 GTESTS(
 	{ "call round trips", call_round_trip },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
@@ -521,5 +702,6 @@ GTESTS(
 	{ "replyreceive to the dead: E_DEAD, nothing received", replyreceive_to_the_dead },
 	{ "replyreceive over the kernel link", replyreceive_kernel_link },
 	{ "a receive's registers, each word", received_in_registers },
+	{ "a kernel call leaves every other register", registers_kept },
 );
 GTEST_MAIN("call")

@@ -246,6 +246,18 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "brkfail")) /* t_quota: failed heap growths, then a probe above the break */
 		return brk_fail();
+#if defined(__i386__)
+	if (!strcmp(mode, "nullsegs")) { /* t_call: fs and gs null (the parent's are not)
+	                                     across a CALL to the parent, which blocks */
+		uint32_t v = 0x5e65, segs;
+		struct message m = message_into(&v, sizeof v);
+		__asm__ volatile("mov %0, %%fs\n\tmov %0, %%gs" : : "r"(0));
+		int r = call(PARENT, &v, sizeof v, -1, &m);
+		__asm__ volatile("mov %%fs, %0\n\tshl $16, %0\n\tmov %%gs, %%ax\n\tor %%eax, %0"
+				 : "=&r"(segs) : : "eax");
+		return r == 4 && segs == 0 ? 0 : 1;
+	}
+#endif
 	if (!strcmp(mode, "echo"))
 		return echo((int)arg);
 	if (!strcmp(mode, "rrecho")) /* echo with REPLYRECEIVE */
