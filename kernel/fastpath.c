@@ -44,16 +44,6 @@
 
 _Static_assert(NLINK == 64 && LINK_FIRST_FREE < 32, "the reply link's slot is a search of two words");
 
-/* The process `task` names when it is on this node, live, not stopped,
- * not metered and waiting in a receive for reply_id (0: any message). */
-static inline struct proc *waiting(uint32_t task, uint32_t reply_id)
-{
-	struct proc *to = proc_by_task(task);
-	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
-		return NULL;
-	return to;
-}
-
 /* The buffers the general path checks (check_send, check_recv).  The
  * receive buffer p's last receive named passed those checks (check_recv
  * and this path keep only one that did), and mappings only grow while a
@@ -136,7 +126,7 @@ static unsigned fast_call(struct proc *p, uint32_t *w)
 	const struct link *l = &p->links.slot[link];
 	if (!l->in_use || (l->rights & LINK_REPLY) || l->task == p->task)
 		return 0;
-	struct proc *to = waiting(l->task, 0); /* a kernel link's task is no process */
+	struct proc *to = proc_waiting_unmetered(l->task, 0); /* a kernel link's task is no process */
 	if (!to || to->queue.len >= QUEUE_MAX)
 		return 0;
 	/* the first free slot from LINK_FIRST_FREE on (link_free_slot) */
@@ -161,7 +151,7 @@ static unsigned fast_replyreceive(struct proc *p, uint32_t *w)
 	struct link *l = &p->links.slot[link];
 	if (!l->in_use || !(l->rights & LINK_REPLY) || l->task == p->task)
 		return 0;
-	struct proc *to = waiting(l->task, l->reply_id);
+	struct proc *to = proc_waiting_unmetered(l->task, l->reply_id);
 	/* a reply is exempt from the quotas but needs a header and a page */
 	if (!to || !msgpool.free || (len && !palloc_free_pages()) || !buffers_ok(p, buf, len, rbuf, rbuf_len))
 		return 0;
@@ -223,7 +213,7 @@ static unsigned fast_send(struct proc *p, uint32_t *w)
 	int reply = (l->rights & LINK_REPLY) != 0;
 	if (l->task == p->task)
 		return reply ? 0 : fast_send_self(p, l, buf, len, w);
-	struct proc *to = waiting(l->task, reply ? l->reply_id : 0); /* a kernel link's task is no process */
+	struct proc *to = proc_waiting_unmetered(l->task, reply ? l->reply_id : 0); /* a kernel link's task is no process */
 	if (!to)
 		return 0;
 	/* a reply is exempt from the quotas but needs a header and a page */

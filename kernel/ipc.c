@@ -503,8 +503,8 @@ static struct proc *fast_receiver(struct proc *p, const struct link *l, uint32_t
 {
 	if (l->task == p->task || p->meter_flags || TASK_NODE(l->task) != node_id)
 		return NULL; /* p runs: it does not wait in a receive */
-	struct proc *to = proc_by_task(l->task);
-	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+	struct proc *to = proc_waiting_unmetered(l->task, reply_id);
+	if (!to)
 		return NULL;
 	if (!reply_id && to->queue.len >= QUEUE_MAX)
 		return NULL; /* the general path's E_QUEUEFULL */

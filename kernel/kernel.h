@@ -275,6 +275,16 @@ static inline struct proc *proc_by_task(uint32_t task)
 	struct proc *p = &proctab[slot - 1];
 	return p->state != P_FREE && p->state != P_ZOMBIE ? p : NULL;
 }
+/* The process `task` names when it is on this node, live, not stopped,
+ * not metered and waiting in a receive for reply_id (0: any message): the
+ * partner both fast paths hand a message to (kernel/fastpath.c, ipc.c). */
+static inline struct proc *proc_waiting_unmetered(uint32_t task, uint32_t reply_id)
+{
+	struct proc *to = proc_by_task(task);
+	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+		return NULL;
+	return to;
+}
 /* A slot holds (or held, until proc_set_free) a process with this pid. */
 int proc_pid_used(uint16_t pid);
 /* Slot p (free) is given pid: its task, and found by it from now on. */
