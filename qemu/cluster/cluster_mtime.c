@@ -9,50 +9,47 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The local delivery (half a round trip of pingpong, peer on the same
- * node) in guest instructions on the general path, which metered
- * processes take (the fast path is for unmetered ones only: kernel/ipc.c),
- * measured in virtual time at shift 0: a 1-node LAN cluster, `dpm record
- * --flags movedata -- pingpong 0 2000 1 10 100 1000 4096` (a flag that
- * traces nothing here but keeps both processes off the fast path), on
- * the kernel whose receives answer in registers and whose x86 clock reads
- * skip the scale at 1 GHz (27 November 2026; 2369, 2459, 2587, 3713, 7767
- * before either); docs/mtime.md.  Sizes between rows are interpolated by the analyses. */
-static const struct {
-	uint32_t bytes;
-	uint64_t instructions;
-} local_path[] = {
-	{ 1, 1764 }, { 10, 1841 }, { 100, 1983 }, { 1000, 3109 }, { 4096, 7167 },
-};
-#define ROWS (sizeof local_path / sizeof local_path[0])
+/* A local delivery's work in no process, in guest instructions: the
+ * switch from the sender to the receiver.  Both kernel calls' work is in
+ * the processes' CPU times already, and a waiting receiver's RECEIVE is
+ * stamped at its SEND's time (docs/metering.md), so the delay the trace
+ * does not hold is only this: a 1-node LAN cluster's metered pingpong
+ * (dpm record -n 1 --flags send,receive,receivecall,queued -- pingpong 0
+ * 1500 SIZE), its elapsed time less both processes' CPU, a message: 87
+ * at 1, 100, 1000 and 4096 bytes (27 November 2026).  Until then the
+ * column was the pingpong's half round trip (1764 instructions for 1
+ * byte), which counted both calls a second time: TSP's p = 4 runs were
+ * predicted +7.5 % and +3.9 % long (docs/mtime.md). */
+#define LOCAL_INSTRUCTIONS 87u
 
-/* The kernels' remote transport work in virtual time, in guest
- * instructions (x86, shift 0), which runs on the node clock but in no
- * process (docs/virtual-time.md §2.5): the sending kernel's part of a
- * remote SEND (remote.c's send_credited but peer_send, which is left out
- * of the clock) and the receiving kernel's delivery of the frame at its
- * stop (vlink.c's deliver_due: remote_deliver, the frame taken in; the
- * message's queueing, its QUEUED trace and its hand-over to a receiver
- * waiting in RECEIVE are the receiver's CPU time, as for a local message:
- * ipc.c's enqueue).  Measured by bracketing
- * both with the node clock in a metered remote pingpong of 500 round
- * trips a size (dpm record --flags send,receivecall,receive,queued,
- * createprocess -- pingpong 2 400 SIZES; docs/mtime.md), 27 November
- * 2026 with issue 15's kernel (which zeroes no message page: the
- * receiving side was 1408-13535 before), the receiving side over the
- * whole of deliver_due at a stop that took one frame less what it charged
- * to the receiver (1119 of 2266 for 1 byte); again with the cheaper x86
- * clock reads (the receiving side was 1248, 1271, 1338, 1907, 3830; the
- * sending side's 491 moved by less than the bracket's own reading).  The analyses
- * charge them to the machines (dpm parallel's remote_tx_ns,
- * remote_rx_ns); the sending part also delays the frame. */
-static const struct {
-	uint32_t bytes;
-	uint64_t tx, rx;
-} transport_path[ROWS] = {
-	{ 1, 491, 1147 }, { 10, 491, 1165 }, { 100, 491, 1232 }, { 1000, 491, 1795 },
-	{ 4096, 491, 3718 },
+/* Per message size: the kernels' part of a remote delivery and their
+ * transport work, in guest instructions (x86, shift 0).
+ * - REMOTE: from a remote SEND's time stamp to its RECEIVE's at a waiting
+ *   receiver, less the frame's time on the wire and the latency: the
+ *   sending kernel's call up to the frame's leaving, its transport, and
+ *   the receiving kernel's taking-in up to the hand-over.  Measured in
+ *   virtual time on a 2-node LAN cluster, as the difference of the two
+ *   stamps on the one clock (dpm record -n 2 --flags send,receive,
+ *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22989,
+ *   23081, 23865, 31628, 58319 ns, the same for every message; 27
+ *   November 2026).  A 2-node net=1984 cluster gave 1491 for 1 byte.
+ * - TX, RX: the transport's work, which runs on the node clock but in no
+ *   process (docs/virtual-time.md §2.5), charged by the analyses to the
+ *   machines (remote_tx_ns, remote_rx_ns): the sending kernel's part of a
+ *   remote SEND (remote.c's send_credited but peer_send, which is left out
+ *   of the clock) and the receiving kernel's delivery of the frame at its
+ *   stop (vlink.c's deliver_due less what it charged to the receiver: the
+ *   message's queueing, its QUEUED trace and its hand-over, ipc.c's
+ *   enqueue).  Measured by bracketing both with the node clock in a
+ *   metered remote pingpong of 400 round trips a size (dpm record --flags
+ *   send,receivecall,receive,queued,createprocess -- pingpong 2 400 SIZE;
+ *   docs/mtime.md), 27 November 2026. */
+enum { P_BYTES, P_REMOTE, P_TX, P_RX, P_COLUMNS };
+static const uint64_t kernel_path[][P_COLUMNS] = {
+	{ 1, 1493, 491, 1147 },     { 10, 1513, 491, 1165 },    { 100, 1577, 491, 1232 },
+	{ 1000, 2140, 491, 1795 }, { 4096, 4063, 491, 3718 },
 };
+#define ROWS (sizeof kernel_path / sizeof kernel_path[0])
 
 /* The kernel's own work each 10 ms tick, on the node clock in no process,
  * in guest instructions (x86): 1448 a tick, the whole of it (the timer's
@@ -66,30 +63,21 @@ static const struct {
  * analyses give processes the rest (tick_ns, docs/mtime.md). */
 #define TICK_INSTRUCTIONS 1448u
 
-static uint64_t local_instructions(uint32_t bytes)
+/* kernel_path's column at `bytes`: interpolated between the measured
+ * sizes (rounded to the nearest), the first size's below them, the last
+ * segment's slope beyond them. */
+static uint64_t path_instructions(uint32_t bytes, int column)
 {
 	size_t i = 1;
-	if (bytes <= local_path[0].bytes)
-		return local_path[0].instructions;
-	while (i < ROWS - 1 && bytes > local_path[i].bytes)
+	if (bytes <= kernel_path[0][P_BYTES])
+		return kernel_path[0][column];
+	while (i < ROWS - 1 && bytes > kernel_path[i][P_BYTES])
 		i++;
-	uint64_t x0 = local_path[i - 1].bytes, x1 = local_path[i].bytes;
-	uint64_t y0 = local_path[i - 1].instructions, y1 = local_path[i].instructions;
-	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
-}
-
-/* transport_path's sending (0) or receiving (1) side at `bytes`. */
-static uint64_t transport_instructions(uint32_t bytes, int receiving)
-{
-	size_t i = 1;
-	while (i < ROWS - 1 && bytes > transport_path[i].bytes)
-		i++;
-	uint64_t x0 = transport_path[i - 1].bytes, x1 = transport_path[i].bytes;
-	uint64_t y0 = receiving ? transport_path[i - 1].rx : transport_path[i - 1].tx;
-	uint64_t y1 = receiving ? transport_path[i].rx : transport_path[i].tx;
-	if (bytes <= x0)
-		return y0;
-	return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
+	uint64_t x0 = kernel_path[i - 1][P_BYTES], x1 = kernel_path[i][P_BYTES];
+	uint64_t y0 = kernel_path[i - 1][column], y1 = kernel_path[i][column];
+	if (y1 >= y0)
+		return y0 + ((y1 - y0) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
+	return y0 - ((y0 - y1) * (bytes - x0) + (x1 - x0) / 2) / (x1 - x0);
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -112,8 +100,8 @@ void cluster_mtime_transport(const struct cluster_spec *spec, const struct clust
 	int shift = cluster_node_shift(spec, n);
 	uint64_t v[VT_FIELDS];
 	cluster_vtime_resolve(&spec->vtime, v);
-	*tx_ns = transport_instructions(bytes, 0) << shift;
-	*rx_ns = transport_instructions(bytes, 1) << shift;
+	*tx_ns = path_instructions(bytes, P_TX) << shift;
+	*rx_ns = path_instructions(bytes, P_RX) << shift;
 	*link_ns = wire_ns(v, bytes);
 }
 
@@ -131,8 +119,8 @@ void cluster_mtime_model(const struct cluster_spec *spec, const struct cluster_n
 	 * after its RECEIVE, in the trace, and counted here too it would be
 	 * counted twice (a 1-user 1984 file-system run was predicted +7.3 %
 	 * with it, -9.0 % without; docs/mtime.md). */
-	*local_ns = local_instructions(bytes) << shift;
-	*remote_ns = *local_ns + (transport_instructions(bytes, 0) << shift) + v[VT_TX_FIXED] +
+	*local_ns = (uint64_t)LOCAL_INSTRUCTIONS << shift;
+	*remote_ns = (path_instructions(bytes, P_REMOTE) << shift) + v[VT_TX_FIXED] +
 		     ceil_div(frame * v[VT_TX_PER_KB], 1000) + wire_ns(v, bytes) + v[VT_LATENCY] +
 		     v[VT_RX_FIXED] + ceil_div(frame * v[VT_RX_PER_KB], 1000);
 }
@@ -181,9 +169,10 @@ static int write_model(const struct cluster_spec *spec, const struct cluster_nod
 		(unsigned long long)v[VT_COPY]);
 	for (size_t i = 0; i < ROWS; i++) {
 		uint64_t local, remote, tx, rx, link;
-		cluster_mtime_model(spec, n, local_path[i].bytes, &local, &remote);
-		cluster_mtime_transport(spec, n, local_path[i].bytes, &tx, &rx, &link);
-		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%llu\n", local_path[i].bytes,
+		uint32_t bytes = (uint32_t)kernel_path[i][P_BYTES];
+		cluster_mtime_model(spec, n, bytes, &local, &remote);
+		cluster_mtime_transport(spec, n, bytes, &tx, &rx, &link);
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%llu\n", bytes,
 			(unsigned long long)local, (unsigned long long)remote, (unsigned long long)tx,
 			(unsigned long long)rx, (unsigned long long)link,
 			(unsigned long long)TICK_INSTRUCTIONS << cluster_node_shift(spec, n));

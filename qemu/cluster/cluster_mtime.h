@@ -5,11 +5,13 @@
  * the delivery times of the cluster it was recorded on.
  *
  * Under clock=virtual it is computed from the cluster's models: a local
- * delivery is the kernel's local path, measured in instructions (docs/
- * mtime.md, `make bench-mtime` of 24 November 2026) at the node's 2^shift
- * ns each; a remote one is that path plus the modelled network: the
- * sender's transport cost, the frame's time on the wire at the bandwidth,
- * the latency and the receiver's cost (docs/virtual-time.md §2.4).  Under
+ * delivery is the kernel's work between the two processes that the trace
+ * does not hold (the switch), a remote one the kernels' part of it (the
+ * sending kernel up to the frame's leaving, the receiving kernel's
+ * taking-in), both measured in instructions (docs/mtime.md) at the node's
+ * 2^shift ns each, plus the modelled network: the sender's transport cost,
+ * the frame's time on the wire at the bandwidth, the latency and the
+ * receiver's cost (docs/virtual-time.md §2.4).  Under
  * clock=plain it is the table `make bench-mtime` measured in plain
  * emulation, when there is one.  Under clock=icount, or with nodes in
  * different clocks, there is none: no table known to dpm is in that clock.

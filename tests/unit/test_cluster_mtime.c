@@ -56,25 +56,25 @@ static void model(uint32_t bytes, uint64_t local, uint64_t remote)
 static void test_model_by_hand(void **state)
 {
 	(void)state;
-	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us; the
-	 * frame leaves after the sending kernel's 491 instructions */
+	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us, + the
+	 * kernels' 1493 instructions; a local delivery is the switch alone */
 	load("node a clock=virtual\n");
-	model(1, 1764, 1764 + 491 + 1496 + 20000);
-	/* between measured sizes the local path is interpolated:
-	 * 1983 + (3109 - 1983) * 450 / 900, rounded to the nearest */
-	model(550, 2546, 2546 + 491 + (550 + 186) * 8 + 20000);
+	model(1, 87, 1493 + 1496 + 20000);
+	/* between measured sizes the kernels' part is interpolated:
+	 * 1577 + (2140 - 1577) * 450 / 900, rounded to the nearest */
+	model(550, 87, 1859 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 4.5 ms per 1000 bytes each side:
 	 * 100 + 5337 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 3109ull * 1024, (3109ull + 491) * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
-	/* nor any copycost; the path interpolated: 1764 + (77 * 2 + 4) / 9 */
+	model(1000, 87 * 1024, 2140ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
+	/* nor any copycost; the path interpolated: 1493 + (20 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 1781, 1781 + 491 + (3 + 186) * 8 + 20000);
+	model(3, 87, 1497 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 1983 * 2, (1983 + 491) * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 87 * 2, 1577 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -120,9 +120,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns,"
 				  "tick_ns\n"
-				  "1,1764,23751,491,1147,1496,1448\n10,1841,23900,491,1165,1568,1448\n"
-				  "100,1983,24762,491,1232,2288,1448\n1000,3109,33088,491,1795,9488,1448\n"
-				  "4096,7167,61914,491,3718,34256,1448\n"));
+				  "1,87,22989,491,1147,1496,1448\n10,87,23081,491,1165,1568,1448\n"
+				  "100,87,23865,491,1232,2288,1448\n1000,87,31628,491,1795,9488,1448\n"
+				  "4096,87,58319,491,3718,34256,1448\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
