@@ -247,10 +247,13 @@ static void print_path_text(const struct cgraph *g, const struct config_run *r, 
 	       r->mode, fmt_ns(r->r.t_max, a, sizeof a), r->npath, msgs, ext);
 	for (size_t i = 0; i < r->npath && (limit == 0 || i < limit); i++) {
 		const struct path_step *s = &r->path[i];
-		printf("  %-10s on %-8s cpu %-11s lines %u-%u (%u events)\n",
+		printf("  %-10s on %-8s cpu %-11s lines %u-%u (%u events)",
 		       process_name(t, s->proc, name, sizeof name), r->a.label[r->a.machine_of[s->proc]],
 		       fmt_ns(s->cpu, a, sizeof a), cgraph_event(g, s->from)->line,
 		       cgraph_event(g, s->to)->line, s->to - s->from + 1);
+		if (s->wait > 0)
+			printf(", remote MOVEDATA %s", fmt_ns(s->wait, b, sizeof b));
+		printf("\n");
 		if (s->out_kind != CROSS_NONE) {
 			const struct event *e = cgraph_event(g, s->to);
 			printf("    -> %s to %s, %s", kind_name(s->out_kind),
@@ -282,8 +285,9 @@ static void print_path_json(const struct cgraph *g, const struct config_run *r, 
 		printf("%s{\"process\":\"%s\",\"machine\":", i ? "," : "",
 		       process_name(g->tr, s->proc, name, sizeof name));
 		json_string(stdout, r->a.label[r->a.machine_of[s->proc]]);
-		printf(",\"from_line\":%u,\"to_line\":%u,\"cpu_ns\":%.0f,\"next\":\"%s\",\"next_ns\":%.0f}",
-		       cgraph_event(g, s->from)->line, cgraph_event(g, s->to)->line, s->cpu,
+		printf(",\"from_line\":%u,\"to_line\":%u,\"cpu_ns\":%.0f,\"movedata_ns\":%.0f,"
+		       "\"next\":\"%s\",\"next_ns\":%.0f}",
+		       cgraph_event(g, s->from)->line, cgraph_event(g, s->to)->line, s->cpu, s->wait,
 		       kind_name(s->out_kind), s->out_weight);
 	}
 	printf("]");

@@ -12,6 +12,7 @@
  * sender goes wrong exactly in the second case (tests/unit/test_critical.c).
  */
 #include "critical.h"
+#include "ptiming.h"
 #include "kernel/abi/calls.h"
 
 #include <stdio.h>
@@ -459,7 +460,7 @@ uint32_t cnet_movedata_trips(const struct cnet *n, uint32_t k)
 		return 0;
 	uint32_t sides = (e->src != NO_PROC && t->proc[e->src].machine != e->machine) +
 			 (e->dst != NO_PROC && t->proc[e->dst].machine != e->machine);
-	return sides * ((e->length + 4095) / 4096);
+	return sides * ((e->length + MOVEDATA_CHUNK_BYTES - 1) / MOVEDATA_CHUNK_BYTES);
 }
 
 void cstretch_states(const struct cnet *n, uint32_t k, struct cstates *out)

@@ -51,7 +51,8 @@ static int cross_done(const struct cgraph *g, const struct walk *k, uint32_t c)
 static void time_node(const struct cgraph *g, const struct pconfig *c, struct pwork *w,
 		      uint32_t n)
 {
-	double t = cgraph_is_first(g, n) ? 0 : w->when[n - 1] + proc_weight(g, c, n);
+	double t = cgraph_is_first(g, n) ? 0
+					 : w->when[n - 1] + proc_weight(g, c, n) + wait_weight(g, c, n);
 	w->via[n] = 0;
 	w->queued[n] = 0; /* no link queueing without contention */
 	if (g->cross[n] != NO_NODE) {

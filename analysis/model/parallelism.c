@@ -87,6 +87,7 @@ struct path_step *max_path(const struct cgraph *g, const struct pconfig *c,
 						     .out_weight = arc_weight(g, c, w, k) };
 		} else {
 			s[i].cpu += proc_weight(g, c, k);
+			s[i].wait += wait_weight(g, c, k);
 		}
 		k = prev;
 	}

@@ -39,6 +39,8 @@ struct path_step {
 	uint32_t proc;
 	uint32_t from, to;   /* nodes */
 	double cpu;          /* sum of the process arcs from..to */
+	double wait;         /* ... and of their remote MOVEDATAs' round trips
+	                        (wait_weight), which are no CPU */
 	uint8_t out_kind;    /* enum cross_kind of the arc to the next step */
 	double out_weight;   /* its weight */
 };

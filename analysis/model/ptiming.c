@@ -69,6 +69,29 @@ double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
 	return w;
 }
 
+/* Whether process q (NO_PROC: none) owns an area on a machine other than
+ * the mover's. */
+static int remote_side(const struct pconfig *c, uint32_t mover, uint32_t q)
+{
+	return q != NO_PROC && q != mover && c->machine_of[q] != c->machine_of[mover];
+}
+
+double wait_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
+{
+	const struct event *e = cgraph_event(g, k);
+	if (e->type != TRACE_MOVEDATA || !(e->flags & EV_LENGTH))
+		return 0;
+	uint32_t mover = g->node_proc[k];
+	int sides = remote_side(c, mover, e->src) + remote_side(c, mover, e->dst);
+	double trips = 0;
+	for (uint32_t left = sides ? e->length : 0; left > 0;) {
+		uint32_t chunk = left < MOVEDATA_CHUNK_BYTES ? left : MOVEDATA_CHUNK_BYTES;
+		trips += mtime(c->mt, chunk, 0) + mtime(c->mt, 0, 0);
+		left -= chunk;
+	}
+	return sides * trips;
+}
+
 int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen)
 {
 	for (uint32_t p = 0; p < g->tr->nproc; p++) {

@@ -63,6 +63,19 @@ int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, ui
  * (docs/parallel.md).  0 for a first node. */
 double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
 
+/* A remote MOVEDATA moves its data in page-sized chunks, one round trip
+ * to the other node each (kernel/ipc.c). */
+#define MOVEDATA_CHUNK_BYTES 4096u
+
+/* The wait that ends the process arc into node k under configuration c: a
+ * MOVEDATA's round trips to the owners of the areas it moves from or to
+ * that are on a machine other than the mover's under c, each a request and
+ * an answer between the machines, MTIME(chunk) + MTIME(0 bytes), per chunk
+ * and per such side (docs/parallel.md).  The mover is blocked meanwhile,
+ * its machine free for others.  0 for every other node, for a MOVEDATA
+ * with both ends on its machine, and for a zero table. */
+double wait_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
+
 /* After timing: 0 if every process reached its end (pos[p] is the next
  * node of p), else -1 naming the first one that could not (a cycle). */
 int check_all_timed(const struct cgraph *g, const uint32_t *pos, char *err, size_t errlen);

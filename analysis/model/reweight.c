@@ -74,6 +74,9 @@ struct sim {
 	uint32_t going_on;     /* with a slice: the process whose arc just ended
 	                          on its CPU (it may go on within its slice) */
 	uint32_t *finished;    /* scratch: processes whose arcs end together */
+	uint32_t *waited;      /* each process's last node whose wait_weight
+	                          (a remote MOVEDATA's round trips) it has
+	                          waited out, or NO_NODE */
 	/* backing arrays */
 	double *runkey, *nextkey, *arrkey;
 	uint32_t *runid, *nextslot, *nextpos, *arrid;
@@ -233,6 +236,15 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 			s->state[p] = P_DONE;
 			return;
 		}
+		if (s->waited[p] != n) {
+			double wait = wait_weight(g, s->c, n);
+			s->waited[p] = n;
+			if (wait > 0) {  /* blocked, its machine free for others */
+				s->state[p] = P_BLOCKED;
+				push_arrival(s, t + wait, n);
+				return;
+			}
+		}
 		uint32_t c = g->cross[n];
 		if (c != NO_NODE) {
 			if (!done(s, c)) {
@@ -294,7 +306,7 @@ static void deliver(struct sim *s, uint32_t n, double t)
 {
 	uint32_t p = s->g->node_proc[n];
 	if (s->state[p] == P_BLOCKED && s->pos[p] == n)
-		try_advance(s, p, t, 1);
+		try_advance(s, p, t, s->g->cross[n] != NO_NODE); /* else its own wait's end */
 }
 
 static void run(struct sim *s)
@@ -331,6 +343,7 @@ static void sim_free(struct sim *s)
 	free(s->state);
 	free(s->mach);
 	free(s->finished);
+	free(s->waited);
 	free(s->runkey);
 	free(s->runid);
 	free(s->nextkey);
@@ -354,6 +367,7 @@ static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig 
 	s->state = calloc(np + 1, 1);
 	s->mach = calloc(s->nmach + 1, sizeof *s->mach);
 	s->finished = malloc((np + 1) * sizeof *s->finished);
+	s->waited = malloc((np + 1) * sizeof *s->waited);
 	s->runkey = malloc((np + 1) * sizeof *s->runkey);
 	s->runid = malloc((np + 1) * sizeof *s->runid);
 	s->nextkey = malloc((s->nmach + 1) * sizeof *s->nextkey);
@@ -363,8 +377,11 @@ static int sim_init(struct sim *s, const struct cgraph *g, const struct pconfig 
 	s->arrid = malloc((np + 1) * sizeof *s->arrid);
 	s->left = calloc(np + 1, sizeof *s->left);
 	if (!s->pos || !s->state || !s->mach || !s->finished || !s->runkey || !s->runid ||
-	    !s->nextkey || !s->nextslot || !s->nextpos || !s->arrkey || !s->arrid || !s->left)
+	    !s->nextkey || !s->nextslot || !s->nextpos || !s->arrkey || !s->arrid || !s->left ||
+	    !s->waited)
 		return -1;
+	for (size_t p = 0; p <= np; p++)
+		s->waited[p] = NO_NODE;
 	s->going_on = NO_PROC;
 	/* the kernel's tick takes tick_ns of each 10 ms of a machine's CPU
 	 * (never more than nine tenths: a table that says more is broken) */

@@ -496,6 +496,71 @@ static void contention_leaves_the_tick_its_share(void **state)
 	trace_free(&t);
 }
 
+/*
+ * A remote MOVEDATA waits for its round trips, one per 4 KiB chunk, each a
+ * request and an answer between the machines: A (node 1) moves 5000
+ * bytes from B's area (node 2), two chunks at 7 + 7 ns with every remote
+ * delivery 7 ns, so 28 ns end the stretch into it: A's 10 + 28 + 5 = 43.
+ * With B on A's machine, no wait (15).  The mover is blocked, not running:
+ * with contention C (20 CPU, on A's machine) shares the CPU with A until
+ * A's arc ends at 20, then has it alone and ends at 30; A goes on at 48
+ * and ends at 53.
+ */
+static void build_movedata(struct trace *t, uint32_t a, uint32_t b)
+{
+	t_step(t, a, TRACE_STARTPROCESS, 0, 0);
+	size_t i = t_step(t, a, TRACE_MOVEDATA, 100, 10);
+	t->ev[i].src = b;
+	t->ev[i].length = 5000;
+	t->ev[i].flags |= EV_LENGTH;
+	t_step(t, a, TRACE_TERMPROCESS, 200, 15);
+	t_step(t, b, TRACE_STARTPROCESS, 0, 0);
+	t_step(t, b, TRACE_TERMPROCESS, 1, 1);
+}
+
+static void remote_movedata_waits_its_round_trips(void **state)
+{
+	(void)state;
+	struct trace t;
+	trace_init(&t, "movedata");
+	uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1);
+	build_movedata(&t, a, b);
+	struct mtime_table m = flat_table(1, 7);
+	struct outcome o = eval(&t, MEASURED, &m, 0);
+	assert_float_equal(o.r.t_max, 43, 1e-9);
+	assert_float_equal(o.r.T, 16, 1e-9);
+	assert_int_equal(o.npath, 1);
+	assert_float_equal(o.path[0].cpu, 15, 1e-9);
+	assert_float_equal(o.path[0].wait, 28, 1e-9);
+	free(o.path);
+	o = eval(&t, MEASURED, &m, 1); /* alone on its machine: the same */
+	assert_float_equal(o.r.t_max, 43, 1e-9);
+	free(o.path);
+	o = eval_assign(&t, "1.1=X,2.1=X", &m, 0);
+	assert_float_equal(o.r.t_max, 15, 1e-9);
+	free(o.path);
+	struct mtime_table z = zero_table(); /* the upper bound: no delays */
+	o = eval(&t, MEASURED, &z, 0);
+	assert_float_equal(o.r.t_max, 15, 1e-9);
+	free(o.path);
+	trace_free(&t);
+
+	trace_init(&t, "movedata-shared");
+	a = tp(&t, 1, 1);
+	b = tp(&t, 2, 1);
+	uint32_t c = tp(&t, 1, 2);
+	build_movedata(&t, a, b);
+	t_step(&t, c, TRACE_STARTPROCESS, 0, 0);
+	t_step(&t, c, TRACE_TERMPROCESS, 50, 20);
+	slice_ns = 0;
+	o = eval(&t, MEASURED, &m, 1);
+	assert_float_equal(proc_end[c], 30, 1e-9);
+	assert_float_equal(proc_end[a], 53, 1e-9);
+	assert_float_equal(o.r.t_max, 53, 1e-9);
+	free(o.path);
+	trace_free(&t);
+}
+
 /* Processes of unequal length sharing one CPU: 10, 20, 30 CPU finish at
  * 30, 50 and 60 (processor sharing), so t_max = T = 60. */
 static void contention_unequal_lengths(void **state)
@@ -798,6 +863,7 @@ int main(void)
 		cmocka_unit_test(contention_with_a_slice),
 		cmocka_unit_test(contention_leaves_the_tick_its_share),
 		cmocka_unit_test(external_wait_arc),
+		cmocka_unit_test(remote_movedata_waits_its_round_trips),
 		cmocka_unit_test(inconsistent_traces_are_rejected),
 		cmocka_unit_test(cycle_is_reported),
 		cmocka_unit_test(random_computations_match_brute_force),
