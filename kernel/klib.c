@@ -6,37 +6,34 @@
 #include <stdarg.h>
 
 #include "kernel.h"
+#include "arch_copy.h"
 
 /* Words that may alias anything (the copies below read and write bytes of
  * every type through them). */
 typedef uint32_t __attribute__((may_alias)) kword;
 
-/* Every message's bytes go through memcpy (user to kernel page to user),
- * so it moves 32 bytes a turn once source and destination are word
- * aligned (after a few bytes when they are equally misaligned): about a
- * fifth of the instructions of a word at a time.  The compiler must not
- * turn these loops back into calls of themselves. */
+/* Every message's bytes go through memcpy (user to kernel page to user,
+ * or user to user), so its words are moved by the machine's own block copy
+ * (arch_copy.h: x86's `rep movsl` at any alignment, ARM's ldm/stm when
+ * source and destination are equally aligned, after their first bytes);
+ * other copies go a byte at a time.  The compiler must not turn these
+ * loops back into calls of themselves. */
 #define KLIB_COPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
 KLIB_COPY void *memcpy(void *d, const void *s, size_t n)
 {
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
-	if (!(((uintptr_t)dp ^ (uintptr_t)sp) & 3)) {
-		for (; n && ((uintptr_t)dp & 3); n--)
-			*dp++ = *sp++;
-		kword *dw = (kword *)dp;
-		const kword *sw = (const kword *)sp;
-		for (; n >= 32; n -= 32, dw += 8, sw += 8) {
-			kword a = sw[0], b = sw[1], c = sw[2], e = sw[3];
-			dw[0] = a; dw[1] = b; dw[2] = c; dw[3] = e;
-			a = sw[4]; b = sw[5]; c = sw[6]; e = sw[7];
-			dw[4] = a; dw[5] = b; dw[6] = c; dw[7] = e;
-		}
-		for (; n >= 4; n -= 4)
-			*dw++ = *sw++;
-		dp = (uint8_t *)dw;
-		sp = (const uint8_t *)sw;
+	if (n >= 4 && (ARCH_COPY_ANY_ALIGNMENT || !(((uintptr_t)dp ^ (uintptr_t)sp) & 3))) {
+		if (!ARCH_COPY_ANY_ALIGNMENT)
+			for (; (uintptr_t)dp & 3; n--)
+				*dp++ = *sp++;
+		void *dv = dp;
+		const void *sv = sp;
+		arch_copy_words(&dv, &sv, n / 4);
+		dp = dv;
+		sp = sv;
+		n %= 4;
 	}
 	while (n--)
 		*dp++ = *sp++;

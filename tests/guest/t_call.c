@@ -40,6 +40,43 @@ static void echo_round_trips(const char *mode)
 	destroylink(l);
 }
 
+/* CALLs to an echo server from out + so into in + dst, for every pair of
+ * alignments and the lengths below: the request is copied straight from
+ * the caller into the waiting server and the answer straight back
+ * (kernel/fastpath.c, by words when it can: kernel/klib.c), and each
+ * answer is the request's bytes with the bytes either side of it
+ * untouched (0xee). */
+static void calls_at_every_alignment(void)
+{
+	static const uint32_t lens[] = { 1, 3, 4, 7, 33, 64, 1000, MSG_MAX - 3, MSG_MAX };
+	static uint8_t out[MSG_MAX + 8], in[MSG_MAX + 16];
+	enum { NLENS = sizeof lens / sizeof lens[0], CALLS = 16 * NLENS };
+	char n[12];
+	snprintf(n, sizeof n, "%d", CALLS);
+	const char *argv[] = { "t_child", "echo", n, NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	for (uint32_t so = 0; so < 4; so++)
+		for (uint32_t dst = 0; dst < 4; dst++)
+			for (unsigned k = 0; k < NLENS; k++) {
+				uint32_t len = lens[k];
+				for (uint32_t i = 0; i < len; i++)
+					out[so + i] = (uint8_t)(i * 11 + so * 5 + dst + len);
+				memset(in, 0xee, sizeof in);
+				uint8_t *into = in + 4 + dst;
+				struct message m = message_into(into, len);
+				CHECK_EQ(call(l, out + so, len, -1, &m), (int)len);
+				CHECK(!memcmp(into, out + so, len));
+				CHECK_EQ(into[-1], 0xee);
+				CHECK_EQ(into[len], 0xee);
+			}
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
+}
+
 static void call_round_trip(void)
 {
 	echo_round_trips("echo");
@@ -687,6 +724,7 @@ static void registers_kept(void)
 
 GTESTS(
 	{ "call round trips", call_round_trip },
+	{ "calls at every alignment, every length kind", calls_at_every_alignment },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
 	{ "reply link is one-time", reply_link_is_one_time },
 	{ "server ends without replying", server_ends_without_reply },
