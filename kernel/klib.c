@@ -6,28 +6,29 @@
 #include <stdarg.h>
 
 #include "kernel.h"
-#include "arch_copy.h"
 
 /* Words that may alias anything (the copies below read and write bytes of
  * every type through them). */
 typedef uint32_t __attribute__((may_alias)) kword;
 
 /* Every message's bytes go through memcpy (user to kernel page to user,
- * or user to user), so its words are moved by the machine's own block copy
- * (arch_copy.h: x86's `rep movsl` at any alignment, ARM's ldm/stm when
- * source and destination are equally aligned, after their first bytes);
- * other copies go a byte at a time.  The compiler must not turn these
- * loops back into calls of themselves. */
+ * or user to user), so it is the machine's own block copy (arch_copy.h):
+ * x86's `rep movsl`, whole (arch_copy, also inline in uaccess.c); ARM's
+ * ldm/stm for the words when source and destination are equally aligned
+ * (after their first bytes), bytes one by one otherwise.  The compiler
+ * must not turn these loops back into calls of themselves. */
 #define KLIB_COPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
 KLIB_COPY void *memcpy(void *d, const void *s, size_t n)
 {
+#if ARCH_COPY_INLINE
+	arch_copy(d, s, n);
+#else
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
-	if (n >= 4 && (ARCH_COPY_ANY_ALIGNMENT || !(((uintptr_t)dp ^ (uintptr_t)sp) & 3))) {
-		if (!ARCH_COPY_ANY_ALIGNMENT)
-			for (; (uintptr_t)dp & 3; n--)
-				*dp++ = *sp++;
+	if (n >= 4 && !(((uintptr_t)dp ^ (uintptr_t)sp) & 3)) {
+		for (; (uintptr_t)dp & 3; n--)
+			*dp++ = *sp++;
 		void *dv = dp;
 		const void *sv = sp;
 		arch_copy_words(&dv, &sv, n / 4);
@@ -37,6 +38,7 @@ KLIB_COPY void *memcpy(void *d, const void *s, size_t n)
 	}
 	while (n--)
 		*dp++ = *sp++;
+#endif
 	return d;
 }
 

@@ -1,5 +1,6 @@
 /* arch/arm/arch_copy.h - the word copy under the kernel's memcpy
- * (kernel/klib.c): every message's bytes go through it.  Eight words a
+ * (kernel/klib.c, not inline: ARCH_COPY_INLINE 0): every message's bytes
+ * go through it.  Eight words a
  * turn with one ldm and one stm (four instructions for 32 bytes, against
  * about twenty for C's loads and stores), then the last words one by one.
  * ldm and stm need word-aligned addresses, so klib.c calls it only when
@@ -9,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ARCH_COPY_ANY_ALIGNMENT 0
+#define ARCH_COPY_INLINE 0
 
 /* n words from s to d, both word-aligned (not overlapping); d and s just
  * past them after. */

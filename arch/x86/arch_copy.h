@@ -1,8 +1,9 @@
-/* arch/x86/arch_copy.h - the word copy under the kernel's memcpy
- * (kernel/klib.c): every message's bytes go through it.  `rep movsl`
- * moves a word an iteration (one instruction each under -icount, against
- * about five for a C loop's word), at any alignment, so klib.c uses it for
- * every copy of a word or more (ARCH_COPY_ANY_ALIGNMENT).  The direction
+/* arch/x86/arch_copy.h - the kernel's copy of bytes (kernel/klib.c's
+ * memcpy, and inline where a message's bytes are copied, kernel/uaccess.c):
+ * every message's bytes go through it.  `rep movsl` moves a word an
+ * iteration (one instruction each under -icount, against about five for a
+ * C loop's word), at any alignment, and `rep movsb` the last bytes: a few
+ * instructions besides, so it is inline (ARCH_COPY_INLINE).  The direction
  * flag is clear: every entry into the kernel clears it (trapentry.S), as
  * the C compiler's own string instructions also need.  The host's unit
  * test (tests/unit/test_kernel_klib.c, x86-64) runs this same code. */
@@ -10,11 +11,17 @@
 #define DPM_X86_ARCH_COPY_H
 #include <stddef.h>
 
-#define ARCH_COPY_ANY_ALIGNMENT 1
+#define ARCH_COPY_INLINE 1
 
-/* n words from s to d (not overlapping); d and s just past them after. */
-static inline void arch_copy_words(void **d, const void **s, size_t n)
+/* n bytes from s to d, not overlapping. */
+static inline void arch_copy(void *d, const void *s, size_t n)
 {
-	__asm__ volatile("rep movsl" : "+D"(*d), "+S"(*s), "+c"(n) : : "memory");
+	size_t words = n / 4;
+	__asm__ volatile("rep movsl\n\t"
+			 "movl %3, %%ecx\n\t"
+			 "rep movsb"
+			 : "+D"(d), "+S"(s), "+c"(words)
+			 : "r"((unsigned)(n % 4))
+			 : "memory");
 }
 #endif
