@@ -342,8 +342,11 @@ int main(int argc, char **argv)
 	double plain = loop_cost(64, sink_link, METER_FLAG(TRACE_MOVEDATA), pair_rounds, "pair_plain");
 	double metered = loop_cost(64, sink_link, METER_FLAGS_ALL & ~METER_FLAG(TRACE_DROPPED), pair_rounds,
 				   "pair_metered");
+	/* the general path's copies of a whole message (the same baseline) */
+	double plain_max = loop_cost(MSG_MAX, sink_link, METER_FLAG(TRACE_MOVEDATA), pair_rounds, NULL);
 	printf("kbench pair-unmetered 64 %.1f\n", unmetered);
 	printf("kbench pair-metered-none 64 %.1f\n", plain);
+	printf("kbench pair-metered-none %u %.1f\n", (unsigned)MSG_MAX, plain_max);
 	printf("kbench pair-metered 64 %.1f\n", metered);
 	printf("kbench per-metered-event 64 %.1f\n", (metered - plain) / 4);
 	pm_kill(sink_task);
