@@ -165,6 +165,39 @@ static void call_bad_arguments(void)
 	destroylink(self);
 }
 
+/* A CALL's request is found readable before anything is handed over, and
+ * the range found so is remembered (kernel/uaccess.c, p->readable; a
+ * range found writable, one of the last two receive buffers, counts too,
+ * so the first two calls receive into two static buffers, far from the
+ * stack): a request running past the end of the range remembered, off
+ * the top of the stack, is refused with E_BADADDR and the server is given
+ * nothing (it answers the calls before and after, and ends with status 0). */
+static void call_past_a_range_found_readable(void)
+{
+	/* whole-message buffers: each is a range of its own */
+	static uint8_t out[8], rep1[MSG_MAX], rep2[MSG_MAX];
+	const char *argv[] = { "t_child", "echo", "4", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	struct message m = message_into(rep1, sizeof rep1);
+	CHECK_EQ(call(l, out, sizeof out, -1, &m), (int)sizeof out);
+	m = message_into(rep2, sizeof rep2);
+	CHECK_EQ(call(l, out, sizeof out, -1, &m), (int)sizeof out);
+	const uint8_t *top = (const uint8_t *)(uintptr_t)USER_STACK_TOP;
+	m = message_into(rep1, sizeof rep1);
+	CHECK_EQ(call(l, top - 8, 8, -1, &m), 8);
+	CHECK(!memcmp(rep1, top - 8, 8));
+	CHECK_EQ(call(l, top - 4, 8, -1, &m), E_BADADDR);
+	CHECK_EQ(call(l, top - 100, 104, -1, &m), E_BADADDR);
+	CHECK_EQ(call(l, top - 100, 100, -1, &m), 100);
+	CHECK(!memcmp(rep1, top - 100, 100));
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
+}
+
 static void kernel_link_call(void)
 {
 	uint64_t now1, now2, cpu;
@@ -730,6 +763,7 @@ GTESTS(
 	{ "server ends without replying", server_ends_without_reply },
 	{ "server destroys the reply link", server_destroys_reply_link },
 	{ "call with bad arguments", call_bad_arguments },
+	{ "a request past a range found readable: E_BADADDR, nothing handed over", call_past_a_range_found_readable },
 	{ "calls over the kernel link", kernel_link_call },
 	{ "handed over at once as when queued", handed_over_as_queued },
 	{ "calls leave the others their turns", calls_leave_others_their_turns },
