@@ -118,7 +118,7 @@ static inline int fast_ok(const struct proc *p)
 }
 
 /* CALL (w: link, buf, len, passlink, rbuf, rbuf_len). */
-static unsigned fast_call(struct proc *p, uint32_t *w)
+static FASTPATH_CC unsigned fast_call(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
 	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
@@ -143,7 +143,7 @@ static unsigned fast_call(struct proc *p, uint32_t *w)
 }
 
 /* REPLYRECEIVE (the same words, link a reply link). */
-static unsigned fast_replyreceive(struct proc *p, uint32_t *w)
+static FASTPATH_CC unsigned fast_replyreceive(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2], rbuf = w[4], rbuf_len = w[5];
 	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
@@ -202,7 +202,7 @@ static unsigned fast_send_self(struct proc *p, const struct link *l, uint32_t bu
  * own, as on the general path (a SEND does not block: the scheduler's
  * order is not changed).  The hand-over is the receiver's CPU time (the
  * general path's queueing charge: the stretch between two clock reads). */
-static unsigned fast_send(struct proc *p, uint32_t *w)
+static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
 {
 	uint32_t link = w[0], buf = w[1], len = w[2];
 	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
@@ -267,7 +267,7 @@ static unsigned receive_and_wait(struct proc *p, uint32_t *w)
  * copied into the buffer, what was received in w[1..5], as the general
  * path's receive (check_recv, take_waiting, deliver_into).  Anything
  * else goes the general way. */
-static unsigned fast_receive(struct proc *p, uint32_t *w)
+static FASTPATH_CC unsigned fast_receive(struct proc *p, uint32_t *w)
 {
 	uint32_t rbuf = w[0], rbuf_len = w[1];
 	struct kmsg *m = p->queue.head;

@@ -12,6 +12,7 @@
 #include "kernel/abi/calls.h"
 #include "arch.h"
 #include "arch_proc.h"
+#include "arch_copy.h"
 #include "capacities.h"
 
 #define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
@@ -218,6 +219,7 @@ struct proc {
 	uint32_t use_pages;    /* pages mapped (PROC_PAGE_QUOTA)               */
 	uint32_t use_alarms;   /* alarms pending (PROC_ALARM_QUOTA)            */
 	struct user_range { uint32_t lo, hi; } writable[2]; /* found writable, latest first (uaccess.c) */
+	struct user_range readable; /* the last range found readable (uaccess.c) */
 	struct link_table links;
 	struct msg_queue queue;
 	/* a receive in progress: where what it receives goes (words 1..5 of
@@ -379,8 +381,15 @@ static inline int user_writable(struct proc *p, uint32_t uaddr, uint32_t len)
 	return user_writable_walk(p, uaddr, len);
 }
 /* Every byte of [uaddr, uaddr + len) mapped readable for p: 0 or
- * E_BADADDR (nothing copied; ipc.c's fast path asks before it copies). */
-int user_readable(struct proc *p, uint32_t uaddr, uint32_t len);
+ * E_BADADDR (nothing copied; ipc.c's fast path asks before it copies).
+ * The last range found so (or found writable) is not walked again. */
+int user_readable_walk(struct proc *p, uint32_t uaddr, uint32_t len);
+static inline int user_readable(struct proc *p, uint32_t uaddr, uint32_t len)
+{
+	if (uaddr >= p->readable.lo && uaddr < p->readable.hi && len <= p->readable.hi - uaddr)
+		return 0;
+	return user_readable_walk(p, uaddr, len);
+}
 /* Load a program segment into p's new address space: map [uaddr, uaddr +
  * memsz) (new pages zeroed and `writable` for the user; pages already
  * mapped are kept) and copy filesz bytes from src to uaddr, even into pages
@@ -454,7 +463,14 @@ uint32_t ipc_new_reply_id(void);
  * trap, so that a metered process (always the general path) and the
  * other calls pay a few tests, not a call. */
 #define FASTPATH_NR (K_REPLYRECEIVE + 1)
-typedef unsigned (*fastpath_fn)(struct proc *p, uint32_t *w);
+#ifdef __i386__
+/* i386 passes arguments on the stack: in registers the trap's call of a
+ * fast path and its prologue cost fewer loads and stores */
+#define FASTPATH_CC __attribute__((regparm(2)))
+#else
+#define FASTPATH_CC
+#endif
+typedef unsigned (FASTPATH_CC *fastpath_fn)(struct proc *p, uint32_t *w);
 extern const fastpath_fn fastpath_calls[FASTPATH_NR];
 static inline unsigned fastpath_try(struct proc *p, uint32_t nr, uint32_t *w)
 {

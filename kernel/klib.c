@@ -11,35 +11,34 @@
  * every type through them). */
 typedef uint32_t __attribute__((may_alias)) kword;
 
-/* Every message's bytes go through memcpy (user to kernel page to user),
- * so it moves 32 bytes a turn once source and destination are word
- * aligned (after a few bytes when they are equally misaligned): about a
- * fifth of the instructions of a word at a time.  The compiler must not
- * turn these loops back into calls of themselves. */
+/* Every message's bytes go through memcpy (user to kernel page to user,
+ * or user to user), so it is the machine's own block copy (arch_copy.h):
+ * x86's `rep movsl`, whole (arch_copy, also inline in uaccess.c); ARM's
+ * ldm/stm for the words when source and destination are equally aligned
+ * (after their first bytes), bytes one by one otherwise.  The compiler
+ * must not turn these loops back into calls of themselves. */
 #define KLIB_COPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
 KLIB_COPY void *memcpy(void *d, const void *s, size_t n)
 {
+#if ARCH_COPY_INLINE
+	arch_copy(d, s, n);
+#else
 	uint8_t *dp = d;
 	const uint8_t *sp = s;
-	if (!(((uintptr_t)dp ^ (uintptr_t)sp) & 3)) {
-		for (; n && ((uintptr_t)dp & 3); n--)
+	if (n >= 4 && !(((uintptr_t)dp ^ (uintptr_t)sp) & 3)) {
+		for (; (uintptr_t)dp & 3; n--)
 			*dp++ = *sp++;
-		kword *dw = (kword *)dp;
-		const kword *sw = (const kword *)sp;
-		for (; n >= 32; n -= 32, dw += 8, sw += 8) {
-			kword a = sw[0], b = sw[1], c = sw[2], e = sw[3];
-			dw[0] = a; dw[1] = b; dw[2] = c; dw[3] = e;
-			a = sw[4]; b = sw[5]; c = sw[6]; e = sw[7];
-			dw[4] = a; dw[5] = b; dw[6] = c; dw[7] = e;
-		}
-		for (; n >= 4; n -= 4)
-			*dw++ = *sw++;
-		dp = (uint8_t *)dw;
-		sp = (const uint8_t *)sw;
+		void *dv = dp;
+		const void *sv = sp;
+		arch_copy_words(&dv, &sv, n / 4);
+		dp = dv;
+		sp = sv;
+		n %= 4;
 	}
 	while (n--)
 		*dp++ = *sp++;
+#endif
 	return d;
 }
 

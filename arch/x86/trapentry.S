@@ -41,8 +41,12 @@ vec\n:
 /* The frame below the vector number: the general registers, ebx lowest,
  * then ds and es (struct trapframe); then the kernel's ds and es.  fs and
  * gs are the process's, which the kernel never loads: x86_swtch keeps
- * them with the rest of a process's context. */
+ * them with the rest of a process's context.  The direction flag is
+ * cleared: the kernel's string instructions (memcpy's `rep movsl`,
+ * arch_copy.h, and the compiler's own) count upwards, whatever the process
+ * left in it (iret gives the process its own flags back). */
 .macro save_frame
+	cld
 	pushl %eax
 	pushl %ebp
 	pushl %edi

@@ -106,9 +106,9 @@ awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-arm-noprobes.console" > "
 	awk -F, 'NR > 1 { printf "%-16s %6s %12s %12s %8s%% %12s %12s %8s%%\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
 		"$out/kcalls.csv"
 	echo
-	echo "Metering (send+receive of 64 bytes to itself, batches of 32 to a sink process: unmetered; metered for no event of the pair, the general path; all events traced):"
-	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %10s instructions (x86)\n", $2, $4 }' "$out/kbench.console"
-	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %10s instructions (ARM)\n", $2, $4 }' "$out/kbench-arm.console"
+	echo "Metering (send+receive of 64 bytes (or 4096) to itself, batches of 32 to a sink process: unmetered; metered for no event of the pair, the general path; all events traced):"
+	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %5s %10s instructions (x86)\n", $2, $3, $4 }' "$out/kbench.console"
+	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %5s %10s instructions (ARM)\n", $2, $3, $4 }' "$out/kbench-arm.console"
 } | tee "$out/kcalls.txt"
 
 profile x86 "$kernel"

@@ -11,8 +11,9 @@
  * time is measured metered and unmetered (the cost of metering).
  *
  * `kbench profile N` does the same with N repetitions (the pair loops one
- * round of 400), and brackets the loops of the 0-byte SEND+RECEIVE, the
- * 0-byte CALLs to both servers and the unmetered and metered pairs
+ * round of 400), and brackets the loops of the 0-byte and 4 KiB
+ * SEND+RECEIVE and CALL (to the SENDMESSAGE server), the 0-byte CALL to
+ * the REPLYRECEIVE server and the unmetered and metered pairs
  * between two markers that analysis/bench/kprof.c finds in QEMU's exec
  * log; after each it prints
  *   kbench profile REGION ITERATIONS clock|cpu NS
@@ -47,7 +48,9 @@ static const uint32_t sizes[] = { 0, 64, 1024, 4096 };
 	uint32_t kprof_begin_##name __attribute__((aligned(4))) = KPROF_RET; \
 	uint32_t kprof_end_##name __attribute__((aligned(4))) = KPROF_RET;
 KPROF_REGION(send_receive)
+KPROF_REGION(send_receive_4k)
 KPROF_REGION(call)
+KPROF_REGION(call_4k)
 KPROF_REGION(call_rr)
 KPROF_REGION(pair_unmetered)
 KPROF_REGION(pair_plain)
@@ -59,7 +62,9 @@ struct region {
 };
 static const struct region regions[] = {
 	{ "send_receive", &kprof_begin_send_receive, &kprof_end_send_receive },
+	{ "send_receive_4k", &kprof_begin_send_receive_4k, &kprof_end_send_receive_4k },
 	{ "call", &kprof_begin_call, &kprof_end_call },
+	{ "call_4k", &kprof_begin_call_4k, &kprof_end_call_4k },
 	{ "call_rr", &kprof_begin_call_rr, &kprof_end_call_rr },
 	{ "pair_unmetered", &kprof_begin_pair_unmetered, &kprof_end_pair_unmetered },
 	{ "pair_plain", &kprof_begin_pair_plain, &kprof_end_pair_plain },
@@ -77,6 +82,19 @@ static const struct region *region_named(const char *name)
 		if (!strcmp(regions[i].name, name))
 			return &regions[i];
 	return NULL;
+}
+
+/* The region of loop `name` at `size` bytes: the 0-byte loop is `name`,
+ * the 4 KiB one `name`_4k (where there is one), the others none. */
+static const char *sized_region(const char *name, uint32_t size)
+{
+	static char sized[32];
+	if (!size)
+		return name;
+	if (size != MSG_MAX)
+		return NULL;
+	snprintf(sized, sizeof sized, "%s_4k", name);
+	return sized;
 }
 
 static void bracket(uint32_t *marker)
@@ -276,7 +294,7 @@ int main(int argc, char **argv)
 	int self = createlink(1, NULL, 0, 0);
 	for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		struct message m;
-		MEASURE(cost, rounds, sizes[s] ? NULL : "send_receive", {
+		MEASURE(cost, rounds, sized_region("send_receive", sizes[s]), {
 			sendmessage(self, buf, sizes[s], -1);
 			m = message_into(in, sizeof in);
 			receivemessage(&m);
@@ -297,7 +315,7 @@ int main(int argc, char **argv)
 		}
 		for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 			struct message m;
-			MEASURE(cost, rounds, sizes[s] ? NULL : modes[k][2], {
+			MEASURE(cost, rounds, sized_region(modes[k][2], sizes[s]), {
 				m = message_into(in, sizeof in);
 				call(server, buf, sizes[s], -1, &m);
 			});
@@ -324,8 +342,11 @@ int main(int argc, char **argv)
 	double plain = loop_cost(64, sink_link, METER_FLAG(TRACE_MOVEDATA), pair_rounds, "pair_plain");
 	double metered = loop_cost(64, sink_link, METER_FLAGS_ALL & ~METER_FLAG(TRACE_DROPPED), pair_rounds,
 				   "pair_metered");
+	/* the general path's copies of a whole message (the same baseline) */
+	double plain_max = loop_cost(MSG_MAX, sink_link, METER_FLAG(TRACE_MOVEDATA), pair_rounds, NULL);
 	printf("kbench pair-unmetered 64 %.1f\n", unmetered);
 	printf("kbench pair-metered-none 64 %.1f\n", plain);
+	printf("kbench pair-metered-none %u %.1f\n", (unsigned)MSG_MAX, plain_max);
 	printf("kbench pair-metered 64 %.1f\n", metered);
 	printf("kbench per-metered-event 64 %.1f\n", (metered - plain) / 4);
 	pm_kill(sink_task);

@@ -53,10 +53,10 @@ int kernel_stats(uint32_t task, struct kr_kstats *k);
 const char *kerror_name(int err);
 const char *exit_reason_name(uint32_t reason);
 
-/* A struct message ready to receive into buf. */
-static inline struct message message_into(void *buf, uint32_t len)
-{
-	struct message m = { .buf = buf, .buf_len = len, .passed = -1, .reply = -1 };
-	return m;
-}
+/* A struct message ready to receive into buf.  A compound literal, not an
+ * inline function returning the struct: GCC's i386 code for that built the
+ * struct on the stack and copied it word by word in a loop, twice for an
+ * assignment (about 70 instructions a receive; written in place, 14). */
+#define message_into(into, into_len) \
+	((struct message){ .buf = (into), .buf_len = (into_len), .passed = -1, .reply = -1 })
 #endif

@@ -40,6 +40,43 @@ static void echo_round_trips(const char *mode)
 	destroylink(l);
 }
 
+/* CALLs to an echo server from out + so into in + dst, for every pair of
+ * alignments and the lengths below: the request is copied straight from
+ * the caller into the waiting server and the answer straight back
+ * (kernel/fastpath.c, by words when it can: kernel/klib.c), and each
+ * answer is the request's bytes with the bytes either side of it
+ * untouched (0xee). */
+static void calls_at_every_alignment(void)
+{
+	static const uint32_t lens[] = { 1, 3, 4, 7, 33, 64, 1000, MSG_MAX - 3, MSG_MAX };
+	static uint8_t out[MSG_MAX + 8], in[MSG_MAX + 16];
+	enum { NLENS = sizeof lens / sizeof lens[0], CALLS = 16 * NLENS };
+	char n[12];
+	snprintf(n, sizeof n, "%d", CALLS);
+	const char *argv[] = { "t_child", "echo", n, NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	for (uint32_t so = 0; so < 4; so++)
+		for (uint32_t dst = 0; dst < 4; dst++)
+			for (unsigned k = 0; k < NLENS; k++) {
+				uint32_t len = lens[k];
+				for (uint32_t i = 0; i < len; i++)
+					out[so + i] = (uint8_t)(i * 11 + so * 5 + dst + len);
+				memset(in, 0xee, sizeof in);
+				uint8_t *into = in + 4 + dst;
+				struct message m = message_into(into, len);
+				CHECK_EQ(call(l, out + so, len, -1, &m), (int)len);
+				CHECK(!memcmp(into, out + so, len));
+				CHECK_EQ(into[-1], 0xee);
+				CHECK_EQ(into[len], 0xee);
+			}
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
+}
+
 static void call_round_trip(void)
 {
 	echo_round_trips("echo");
@@ -126,6 +163,39 @@ static void call_bad_arguments(void)
 	CHECK_EQ(call(self, (void *)0x100000, 4, -1, &m), E_BADADDR);
 	CHECK_EQ(areceivemessage(&m), E_WOULDBLOCK); /* none of them sent anything */
 	destroylink(self);
+}
+
+/* A CALL's request is found readable before anything is handed over, and
+ * the range found so is remembered (kernel/uaccess.c, p->readable; a
+ * range found writable, one of the last two receive buffers, counts too,
+ * so the first two calls receive into two static buffers, far from the
+ * stack): a request running past the end of the range remembered, off
+ * the top of the stack, is refused with E_BADADDR and the server is given
+ * nothing (it answers the calls before and after, and ends with status 0). */
+static void call_past_a_range_found_readable(void)
+{
+	/* whole-message buffers: each is a range of its own */
+	static uint8_t out[8], rep1[MSG_MAX], rep2[MSG_MAX];
+	const char *argv[] = { "t_child", "echo", "4", NULL };
+	uint32_t task;
+	int l;
+	CHECK_EQ(spawn_child(argv, &task, &l), 0);
+	struct message m = message_into(rep1, sizeof rep1);
+	CHECK_EQ(call(l, out, sizeof out, -1, &m), (int)sizeof out);
+	m = message_into(rep2, sizeof rep2);
+	CHECK_EQ(call(l, out, sizeof out, -1, &m), (int)sizeof out);
+	const uint8_t *top = (const uint8_t *)(uintptr_t)USER_STACK_TOP;
+	m = message_into(rep1, sizeof rep1);
+	CHECK_EQ(call(l, top - 8, 8, -1, &m), 8);
+	CHECK(!memcmp(rep1, top - 8, 8));
+	CHECK_EQ(call(l, top - 4, 8, -1, &m), E_BADADDR);
+	CHECK_EQ(call(l, top - 100, 104, -1, &m), E_BADADDR);
+	CHECK_EQ(call(l, top - 100, 100, -1, &m), 100);
+	CHECK(!memcmp(rep1, top - 100, 100));
+	struct kr_exit_notice ex;
+	CHECK_EQ(wait_child(task, &ex), 0);
+	CHECK_EQ(ex.status, 0);
+	destroylink(l);
 }
 
 static void kernel_link_call(void)
@@ -687,11 +757,13 @@ static void registers_kept(void)
 
 GTESTS(
 	{ "call round trips", call_round_trip },
+	{ "calls at every alignment, every length kind", calls_at_every_alignment },
 	{ "call leaves other messages queued", call_leaves_other_messages_queued },
 	{ "reply link is one-time", reply_link_is_one_time },
 	{ "server ends without replying", server_ends_without_reply },
 	{ "server destroys the reply link", server_destroys_reply_link },
 	{ "call with bad arguments", call_bad_arguments },
+	{ "a request past a range found readable: E_BADADDR, nothing handed over", call_past_a_range_found_readable },
 	{ "calls over the kernel link", kernel_link_call },
 	{ "handed over at once as when queued", handed_over_as_queued },
 	{ "calls leave the others their turns", calls_leave_others_their_turns },
