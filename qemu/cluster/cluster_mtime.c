@@ -30,9 +30,10 @@
  *   the receiving kernel's taking-in up to the hand-over.  Measured in
  *   virtual time on a 2-node LAN cluster, as the difference of the two
  *   stamps on the one clock (dpm record -n 2 --flags send,receive,
- *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22989,
- *   23081, 23865, 31628, 58319 ns, the same for every message; 27
- *   November 2026).  A 2-node net=1984 cluster gave 1491 for 1 byte.
+ *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22877,
+ *   22952, 23693, 31118 (median), 56660 ns; 27 November 2026, the kernel
+ *   whose copies are the machine's block copy; 1493, 1513, 1577, 2140,
+ *   4063 on the kernel before it).
  * - TX, RX: the transport's work, which runs on the node clock but in no
  *   process (docs/virtual-time.md §2.5), charged by the analyses to the
  *   machines (remote_tx_ns, remote_rx_ns): the sending kernel's part of a
@@ -41,13 +42,18 @@
  *   stop (vlink.c's deliver_due less what it charged to the receiver: the
  *   message's queueing, its QUEUED trace and its hand-over, ipc.c's
  *   enqueue).  Measured by bracketing both with the node clock in a
- *   metered remote pingpong of 400 round trips a size (dpm record --flags
- *   send,receivecall,receive,queued,createprocess -- pingpong 2 400 SIZE;
- *   docs/mtime.md), 27 November 2026. */
+ *   metered remote pingpong (dpm record --flags send,receivecall,receive,
+ *   queued,createprocess -- pingpong 2 400 SIZE; docs/mtime.md): 491
+ *   sending at every size, 1147 receiving 1 byte (the whole of a stop's
+ *   deliver_due, 17b2896's kernel); what more bytes add receiving
+ *   measured again on the block copy's kernel over the frame's
+ *   hand-over alone (deliver_up: 811, 814, 835, 1059, 1831 a frame for 1
+ *   to 4096 bytes, so +3, +24, +248, +1020; it was +18, +85, +648, +2571
+ *   with the C copy loop). */
 enum { P_BYTES, P_REMOTE, P_TX, P_RX, P_COLUMNS };
 static const uint64_t kernel_path[][P_COLUMNS] = {
-	{ 1, 1493, 491, 1147 },     { 10, 1513, 491, 1165 },    { 100, 1577, 491, 1232 },
-	{ 1000, 2140, 491, 1795 }, { 4096, 4063, 491, 3718 },
+	{ 1, 1381, 491, 1147 },     { 10, 1384, 491, 1150 },    { 100, 1405, 491, 1171 },
+	{ 1000, 1630, 491, 1395 }, { 4096, 2404, 491, 2167 },
 };
 #define ROWS (sizeof kernel_path / sizeof kernel_path[0])
 

@@ -57,24 +57,24 @@ static void test_model_by_hand(void **state)
 {
 	(void)state;
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us, + the
-	 * kernels' 1493 instructions; a local delivery is the switch alone */
+	 * kernels' 1381 instructions; a local delivery is the switch alone */
 	load("node a clock=virtual\n");
-	model(1, 87, 1493 + 1496 + 20000);
+	model(1, 87, 1381 + 1496 + 20000);
 	/* between measured sizes the kernels' part is interpolated:
-	 * 1577 + (2140 - 1577) * 450 / 900, rounded to the nearest */
-	model(550, 87, 1859 + (550 + 186) * 8 + 20000);
+	 * 1405 + (1630 - 1405) * 450 / 900, rounded to the nearest */
+	model(550, 87, 1518 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 4.5 ms per 1000 bytes each side:
 	 * 100 + 5337 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 87 * 1024, 2140ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
-	/* nor any copycost; the path interpolated: 1493 + (20 * 2 + 4) / 9 */
+	model(1000, 87 * 1024, 1630ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
+	/* nor any copycost; the path interpolated: 1381 + (3 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 87, 1497 + (3 + 186) * 8 + 20000);
+	model(3, 87, 1382 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 87 * 2, 1577 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 87 * 2, 1405 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -93,11 +93,11 @@ static void test_transport_by_hand(void **state)
 	/* the link: 187 and 736 bytes at 1 Gb/s */
 	transport(1, 491, 1147, 1496);
 	transport(0, 491, 1147, 1488);   /* a 186-byte frame */
-	/* interpolated: 1232 + (1795 - 1232) * 450 / 900, rounded */
-	transport(550, 491, 1514, 5888);
+	/* interpolated: 1171 + (1395 - 1171) * 450 / 900, rounded */
+	transport(550, 491, 1283, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 491ull * 1024, 1795ull * 1024, 3162667);
+	transport(1000, 491ull * 1024, 1395ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -120,9 +120,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns,"
 				  "tick_ns\n"
-				  "1,87,22989,491,1147,1496,1448\n10,87,23081,491,1165,1568,1448\n"
-				  "100,87,23865,491,1232,2288,1448\n1000,87,31628,491,1795,9488,1448\n"
-				  "4096,87,58319,491,3718,34256,1448\n"));
+				  "1,87,22877,491,1147,1496,1448\n10,87,22952,491,1150,1568,1448\n"
+				  "100,87,23693,491,1171,2288,1448\n1000,87,31118,491,1395,9488,1448\n"
+				  "4096,87,56660,491,2167,34256,1448\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
