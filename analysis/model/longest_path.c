@@ -52,7 +52,8 @@ static void time_node(const struct cgraph *g, const struct pconfig *c, struct pw
 		      uint32_t n)
 {
 	double t = cgraph_is_first(g, n) ? 0
-					 : w->when[n - 1] + proc_weight(g, c, n) + wait_weight(g, c, n);
+					 : w->when[n - 1] + proc_weight(g, c, n, w->via[n - 1]) +
+						   wait_weight(g, c, n);
 	w->via[n] = 0;
 	w->queued[n] = 0; /* no link queueing without contention */
 	if (g->cross[n] != NO_NODE) {

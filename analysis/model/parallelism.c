@@ -86,7 +86,7 @@ struct path_step *max_path(const struct cgraph *g, const struct pconfig *c,
 						     .out_kind = g->kind[k],
 						     .out_weight = arc_weight(g, c, w, k) };
 		} else {
-			s[i].cpu += proc_weight(g, c, k);
+			s[i].cpu += proc_weight(g, c, k, w->via[k - 1]);
 			s[i].wait += wait_weight(g, c, k);
 		}
 		k = prev;

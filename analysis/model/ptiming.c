@@ -56,7 +56,7 @@ double arc_weight(const struct cgraph *g, const struct pconfig *c, const struct 
 	return cross_weight(g, c, k) + w->queued[k];
 }
 
-double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
+double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k, int waited)
 {
 	if (cgraph_is_first(g, k))
 		return 0;
@@ -64,7 +64,7 @@ double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k)
 	uint32_t prev = k - 1, r = g->succ[prev], s = g->cross[prev];
 	if (r != NO_NODE && !same_machine(g, c, prev, r))
 		w += mtime_transport(c->mt, message_len(g, prev, r), 0);
-	if (s != NO_NODE && g->kind[prev] == CROSS_MESSAGE && !same_machine(g, c, s, prev))
+	if (s != NO_NODE && g->kind[prev] == CROSS_MESSAGE && !waited && !same_machine(g, c, s, prev))
 		w += mtime_transport(c->mt, message_len(g, s, prev), 1);
 	return w;
 }

@@ -60,8 +60,12 @@ int same_machine(const struct cgraph *g, const struct pconfig *c, uint32_t s, ui
  * time plus the kernel transport work the event before it leaves on its
  * machine (a remote SEND's sending side, a remote message's receiving
  * side: mtime_transport), which no process's CPU time includes
- * (docs/parallel.md).  0 for a first node. */
-double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k);
+ * (docs/parallel.md).  `waited`: the event before k is a RECEIVE that
+ * waited for its message (its cross arc bound it); then the receiving
+ * side is not added, since the message's MTIME, measured to its
+ * hand-over, holds the taking-in already (docs/mtime.md).  0 for a first
+ * node. */
+double proc_weight(const struct cgraph *g, const struct pconfig *c, uint32_t k, int waited);
 
 /* A remote MOVEDATA moves its data in page-sized chunks, one round trip
  * to the other node each (kernel/ipc.c). */

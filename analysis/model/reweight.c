@@ -259,13 +259,13 @@ static void try_advance(struct sim *s, uint32_t p, double t, int woken)
 			}
 		}
 		complete_node(s, n, t, woken);
-		woken = 0;
 		n = s->pos[p];
 		if (n == g->first[p + 1]) {
 			s->state[p] = P_DONE;
 			return;
 		}
-		double work = proc_weight(g, s->c, n);
+		double work = proc_weight(g, s->c, n, woken);
+		woken = 0;
 		if (work <= 0)
 			continue;
 		s->state[p] = P_RUNNING;

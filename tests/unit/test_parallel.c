@@ -294,11 +294,15 @@ static void assign_predicts_a_moved_placement(void **state)
 /*
  * The kernels' transport work (the table's remote_tx_ns 3, remote_rx_ns 2)
  * lengthens the process arc after each remote SEND (tx) and after each
- * RECEIVE of a remote message (rx), not T.  Fig. 5.2 with 1/5 ns: all
- * remote, B receives m1 at 9, sends m2 at 9+5+2 = 16, m3 at 16+2+3 = 21,
- * ends 21+8+3 = 32; A receives m2 at 21, ends 21+3+2 = 26; C receives m3
- * at 26, ends 26+4+2 = 32.  A and B on X: only m3 remote; B ends
- * 5+5+2+8+3 = 23, C receives m3 at 12+5 and ends 17+4+2 = 23.
+ * RECEIVE of a remote message that was there before its receiver (rx; a
+ * receiver that waited for it has the taking-in in its MTIME already),
+ * not T.  Fig. 5.2 with 1/5 ns: all remote, B waits for m1 until 9,
+ * sends m2 at 9+5 = 14, m3 at 14+2+3 = 19, ends 19+8+3 = 30; A waits for
+ * m2 until 19, ends 19+3 = 22; C waits for m3 until 24, ends 28.  A and B
+ * on X: only m3 remote; B ends 5+5+2+8+3 = 23, C waits for m3 until 12+5
+ * and ends 21.  Then a receiver that finds its message there: A reaches
+ * its RECEIVE at 50, the message came at 1+5, so A ends 50+10+2 = 62;
+ * sent at 100 instead, A waits until 105 and ends at 115.
  */
 static void transport_work_charged_to_machines(void **state)
 {
@@ -313,13 +317,18 @@ static void transport_work_charged_to_machines(void **state)
 	assert_float_equal(mtime_transport(&m, 10, 1), 2, 1e-9);
 	struct outcome o = eval(&t, MEASURED, &m, 0);
 	assert_float_equal(o.r.T, 33, 1e-9);
-	assert_float_equal(o.r.t_max, 32, 1e-9);
+	assert_float_equal(o.r.t_max, 30, 1e-9);
+	assert_float_equal(proc_end[0], 22, 1e-9);
+	assert_float_equal(proc_end[2], 28, 1e-9);
 	free(o.path);
 	o = eval(&t, MEASURED, &m, 1);   /* a process per machine: no sharing */
-	assert_float_equal(o.r.t_max, 32, 1e-9);
+	assert_float_equal(o.r.t_max, 30, 1e-9);
+	assert_float_equal(proc_end[0], 22, 1e-9);
+	assert_float_equal(proc_end[2], 28, 1e-9);
 	free(o.path);
 	o = eval_assign(&t, "1.1=X,2.1=X", &m, 0);
 	assert_float_equal(o.r.t_max, 23, 1e-9);
+	assert_float_equal(proc_end[2], 21, 1e-9);
 	free(o.path);
 	o = eval(&t, ONE, &m, 0);        /* nothing remote: as without */
 	struct mtime_table plain = flat_table(1, 5);
@@ -328,6 +337,24 @@ static void transport_work_charged_to_machines(void **state)
 	free(o.path);
 	free(p.path);
 	trace_free(&t);
+
+	for (int late = 0; late < 2; late++) {
+		trace_init(&t, "early");
+		uint32_t a = tp(&t, 1, 1), b = tp(&t, 2, 1);
+		uint64_t sent = late ? 100 : 1;
+		t_step(&t, a, TRACE_STARTPROCESS, 0, 0);
+		t_step(&t, b, TRACE_STARTPROCESS, 0, 0);
+		t_send(&t, b, a, sent, sent, 1, 10);
+		t_recv(&t, a, b, sent + 50, 50, 1, 10);
+		t_step(&t, a, TRACE_TERMPROCESS, sent + 60, 60);
+		t_step(&t, b, TRACE_TERMPROCESS, sent + 1, sent + 1);
+		for (int contention = 0; contention < 2; contention++) {
+			o = eval(&t, MEASURED, &m, contention);
+			assert_float_equal(proc_end[a], late ? 115 : 62, 1e-9);
+			free(o.path);
+		}
+		trace_free(&t);
+	}
 }
 
 /*
