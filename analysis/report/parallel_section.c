@@ -95,7 +95,7 @@ static void path_table(FILE *f, const struct report_run *r, size_t k)
 		  config_path_messages(c));
 	fputs("</summary>\n", f);
 	report_table_begin(f, r, what, "The maximum path, stretch by stretch (the first rows)",
-			 "#step|process|machine|#CPU|#events|then|to|#arc time|#bytes");
+			 "#step|process|machine|#CPU|#remote MOVEDATA|#events|then|to|#arc time|#bytes");
 	for (size_t i = 0; i < c->npath && i < PATH_ROWS; i++) {
 		const struct path_step *s = &c->path[i];
 		const struct event *e = cgraph_event(&r->g, s->to);
@@ -104,6 +104,7 @@ static void path_table(FILE *f, const struct report_run *r, size_t k)
 		html_cell(f, "%s", report_process(r, s->proc));
 		html_cell(f, "%s", c->a.label[c->a.machine_of[s->proc]]);
 		html_cell_ns(f, s->cpu);
+		html_cell_ns(f, s->wait);
 		html_cell_u64(f, s->to - s->from + 1);
 		html_cell(f, "%s", kind_name(s->out_kind));
 		if (s->out_kind == CROSS_NONE) {
