@@ -14,6 +14,7 @@
 #include "arch_proc.h"
 #include "arch_copy.h"
 #include "capacities.h"
+#include "runq.h"
 
 #define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
 
@@ -33,7 +34,10 @@ struct link {
  * use, so finding and counting free slots is constant time. */
 struct link_table {
 	struct link slot[NLINK];
-	uint64_t used;
+	union {
+		uint64_t used;
+		uint32_t used32[2]; /* its halves, low first (both machines are little-endian) */
+	};
 };
 
 int link_alloc(struct link_table *t, const struct link *l, int from);
@@ -47,6 +51,16 @@ int link_free_slot(const struct link_table *t, int from);
  * (ipc.c's sys_call); a free slot is all zero (link_free, link_clear), so
  * only its non-zero fields are written.  And slot index, in use, freed as
  * link_free frees it. */
+/* Bit index of t->used set or cleared through its 32-bit half (i386 and
+ * ARM shift a 64-bit one with a branch and two shifts). */
+static inline void link_used_set(struct link_table *t, int index)
+{
+	t->used32[index / 32] |= 1u << (index % 32);
+}
+static inline void link_used_clear(struct link_table *t, int index)
+{
+	t->used32[index / 32] &= ~(1u << (index % 32));
+}
 static inline void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id)
 {
 	struct link *l = &t->slot[index];
@@ -54,7 +68,7 @@ static inline void link_put_reply(struct link_table *t, int index, uint32_t task
 	l->task = task;
 	l->rights = LINK_REPLY;
 	l->reply_id = reply_id;
-	t->used |= 1ull << index;
+	link_used_set(t, index);
 }
 _Static_assert(sizeof(struct link) == 8 * sizeof(uint32_t), "link_free_used clears every field");
 static inline void link_free_used(struct link_table *t, int index)
@@ -62,7 +76,7 @@ static inline void link_free_used(struct link_table *t, int index)
 	struct link *l = &t->slot[index];
 	/* field by field: a compound literal is a loop of stores here */
 	l->in_use = l->task = l->code = l->rights = l->data = l->data_len = l->reply_id = l->hops = 0;
-	t->used &= ~(1ull << index);
+	link_used_clear(t, index);
 }
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
@@ -208,6 +222,7 @@ struct proc {
 	enum proc_state state;  /* written by proc_set_state (proc.c) only    */
 	int stopped;           /* created-suspended or stopped by the pm (proc_set_stopped) */
 	int on_runq;           /* P_RUNNABLE and not stopped: in the scheduler's set */
+	uint32_t slot;         /* its index in proctab (proc_take_slot): the run set's bit */
 	uint16_t pid;
 	uint32_t task;
 	uint32_t parent;       /* task of the creator                          */
@@ -293,7 +308,18 @@ int proc_pid_used(uint16_t pid);
 void proc_take_slot(struct proc *p, uint16_t pid);
 /* p's slot is free again and its pid no longer found. */
 void proc_set_free(struct proc *p);
-void proc_runq_change(struct proc *p, int on);
+/* The scheduler's set of runnable slots (proc.c, runq.c). */
+extern struct runq proc_runq;
+/* p joins (on) or leaves the run set: inline, on every message path that
+ * wakes or blocks a process. */
+static inline void proc_runq_change(struct proc *p, int on)
+{
+	p->on_runq = on;
+	if (on)
+		runq_add(&proc_runq, p->slot);
+	else
+		runq_remove(&proc_runq, p->slot);
+}
 /* A process's state and stop flag: the scheduler's set of runnable
  * processes follows them (inline, one compare when it does not change). */
 static inline void proc_runq_follow(struct proc *p)
@@ -450,8 +476,16 @@ int32_t sys_movedata(struct proc *p, uint32_t args);
 int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
 			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w);
 void ipc_release_process(struct proc *p);
-/* A CALL's reply identity, never 0 (the general path's and the fast path's). */
-uint32_t ipc_new_reply_id(void);
+/* A CALL's reply identity, never 0 (the general path's and the fast path's):
+ * inline, the fast CALL takes one every round trip. */
+extern uint32_t ipc_next_reply_id;
+static inline uint32_t ipc_new_reply_id(void)
+{
+	uint32_t id = ipc_next_reply_id++;
+	if (ipc_next_reply_id == 0)
+		ipc_next_reply_id = 1;
+	return id;
+}
 /* The fast path of SENDMESSAGE, RECEIVEMESSAGE, CALL and REPLYRECEIVE
  * (fastpath.c: one function a call, by number), tried by arch/'s trap
  * (fastpath_try) before syscall_dispatch: when it did the call, the

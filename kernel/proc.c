@@ -35,7 +35,8 @@ struct proc *current;
 uint32_t node_id;
 static uint32_t sched_cursor;
 
-static struct runq runq;            /* the slots that may be picked (runq.c) */
+struct runq proc_runq;              /* the slots that may be picked (runq.c) */
+#define runq proc_runq
 const uint32_t *const proc_runnable = &runq.count;
 /* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
  * bits.  Read by proc_by_task, inline (kernel.h). */
@@ -58,18 +59,10 @@ int proc_pid_used(uint16_t pid)
 
 void proc_take_slot(struct proc *p, uint16_t pid)
 {
+	p->slot = (uint32_t)(p - proctab);
 	p->pid = pid;
 	p->task = TASK_OF(node_id, pid);
 	pid_slot[pid] = (uint8_t)(p - proctab + 1);
-}
-
-void proc_runq_change(struct proc *p, int on)
-{
-	p->on_runq = on;
-	if (on)
-		runq_add(&runq, (uint32_t)(p - proctab));
-	else
-		runq_remove(&runq, (uint32_t)(p - proctab));
 }
 
 void proc_set_free(struct proc *p)
@@ -153,7 +146,7 @@ void proc_block_handoff(struct proc *to)
  * is not: one leaves it and one joins, the count unchanged. */
 void proc_pass_cpu(struct proc *from, struct proc *to)
 {
-	uint32_t f = (uint32_t)(from - proctab), t = (uint32_t)(to - proctab);
+	uint32_t f = from->slot, t = to->slot;
 	from->state = P_RECEIVING;
 	from->on_runq = 0;
 	runq.word[f / 32] &= ~(1u << (f % 32));
