@@ -238,7 +238,8 @@ static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
 		tw[5] = p->task;
 	}
 	to->wake_result = result;
-	proc_set_state(to, P_RUNNABLE);
+	to->state = P_RUNNABLE; /* proc_set_state: it waited, not stopped, so it joins the run set */
+	proc_runq_change(to, 1);
 	uint64_t spent = arch_clock_ns() - began;
 	to->cpu_ns += spent;
 	p->run_start += spent; /* not p's (proc_interrupt_end_for) */
@@ -255,7 +256,8 @@ static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
  * it received into w[1..5] and its result. */
 static unsigned receive_and_wait(struct proc *p, uint32_t *w)
 {
-	proc_set_state(p, P_RECEIVING);
+	p->state = P_RECEIVING; /* proc_set_state: p ran, so it leaves the run set (fast_ok) */
+	proc_runq_change(p, 0);
 	proc_block_direct(p);
 	w[0] = (uint32_t)p->wake_result;
 	return KCALL_WORDS;

@@ -308,7 +308,7 @@ int proc_pid_used(uint16_t pid);
 void proc_take_slot(struct proc *p, uint16_t pid);
 /* p's slot is free again and its pid no longer found. */
 void proc_set_free(struct proc *p);
-/* The scheduler's set of runnable slots (proc.c, runq.c). */
+/* The scheduler's set of runnable slots (proc.c, runq.h). */
 extern struct runq proc_runq;
 /* p joins (on) or leaves the run set: inline, on every message path that
  * wakes or blocks a process. */

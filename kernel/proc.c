@@ -13,7 +13,7 @@
  * included), never idle time or other processes.
  *
  * Everything on a message's path is constant time.  The runnable
- * processes are a bit set over the table's slots (runq.c: a bit per slot,
+ * processes are a bit set over the table's slots (runq.h: a bit per slot,
  * set while the process is P_RUNNABLE and not stopped), kept by
  * proc_set_state and proc_set_stopped, the only writers of those two
  * fields once a process exists; the pick is the first set bit after the
@@ -35,7 +35,7 @@ struct proc *current;
 uint32_t node_id;
 static uint32_t sched_cursor;
 
-struct runq proc_runq;              /* the slots that may be picked (runq.c) */
+struct runq proc_runq;              /* the slots that may be picked (runq.h) */
 #define runq proc_runq
 const uint32_t *const proc_runnable = &runq.count;
 /* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
@@ -178,7 +178,8 @@ void proc_block_direct(struct proc *from)
 	from->cpu_ns += now - from->run_start;
 	to->run_start = now;
 	current = to;
-	vtime_user_resumes();
+	if (vtime_on) /* never, so far: a kernel call in virtual time takes the general path */
+		vtime_user_resumes();
 	arch_switch_direct(from, to);
 }
 
@@ -188,7 +189,7 @@ void kernel_tick(void)
 		proc_yield();
 }
 
-/* The first runnable slot after the cursor, going round (runq.c); the
+/* The first runnable slot after the cursor, going round (runq.h); the
  * cursor stays where it is when nothing is runnable.  A process handed
  * the CPU (proc_block_handoff) runs first, if it still may, without
  * moving the cursor: it has its donor's turn, and the pick after it goes
