@@ -223,6 +223,9 @@ struct proc {
 	int stopped;           /* created-suspended or stopped by the pm (proc_set_stopped) */
 	int on_runq;           /* P_RUNNABLE and not stopped: in the scheduler's set */
 	uint32_t slot;         /* its index in proctab (proc_take_slot): the run set's bit */
+	/* metering (meter/): one bit per trace type; at a fixed offset, which
+	 * x86's kernel-call entry tests (PROC_METER_FLAGS_AT, arch/x86/trapentry.S) */
+	uint32_t meter_flags;
 	uint16_t pid;
 	uint32_t task;
 	uint32_t parent;       /* task of the creator                          */
@@ -263,8 +266,8 @@ struct proc {
 	uint64_t run_start;
 	uint64_t copy_owed_ns; /* the modelled copying of data it received
 	                          (vtime_copy_ns), run at its call's return */
-	/* metering (meter/): one bit per trace type, and the destination index */
-	uint32_t meter_flags;
+	/* metering (meter/): the destination index (the bits per trace type:
+	 * meter_flags, at the top) */
 	int meter_dest;
 	struct meter_pctx meter_ctx; /* its procTime base in a batch (meter/batch.h) */
 	void *kstack;               /* one page, the kernel's stack for it; the
