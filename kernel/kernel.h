@@ -355,7 +355,19 @@ void proc_kstack_free(struct proc *p); /* once p will never run again */
  * through the scheduler, on what is left of from's turn; returns when
  * from runs again.  The CPU time's split is the caller's
  * (kernel/fastpath.c). */
-void proc_pass_cpu(struct proc *from, struct proc *to);
+static inline void proc_pass_cpu(struct proc *from, struct proc *to)
+{
+	/* from runs and is in the run set (fastpath.c checks), `to` waits,
+	 * so it is not: one leaves it and one joins, the count unchanged */
+	from->state = P_RECEIVING;
+	from->on_runq = 0;
+	proc_runq.word[from->slot / 32] &= ~(1u << (from->slot % 32));
+	to->state = P_RUNNABLE;
+	to->on_runq = 1;
+	proc_runq.word[to->slot / 32] |= 1u << (to->slot % 32);
+	current = to;
+	arch_switch_direct(from, to);
+}
 /* current (from) waits (state set by the caller, so it is out of the run
  * set) and the process the scheduler would pick next runs in its place,
  * switched to straight from from (no pass through the scheduler's loop,

@@ -142,21 +142,6 @@ void proc_block_handoff(struct proc *to)
 	arch_switch_away(current);
 }
 
-/* from runs and is in the run set (fastpath.c checks), `to` waits, so it
- * is not: one leaves it and one joins, the count unchanged. */
-void proc_pass_cpu(struct proc *from, struct proc *to)
-{
-	uint32_t f = from->slot, t = to->slot;
-	from->state = P_RECEIVING;
-	from->on_runq = 0;
-	runq.word[f / 32] &= ~(1u << (f % 32));
-	to->state = P_RUNNABLE;
-	to->on_runq = 1;
-	runq.word[t / 32] |= 1u << (t % 32);
-	current = to;
-	arch_switch_direct(from, to);
-}
-
 /* current (from), set waiting by its caller (so out of the run set),
  * gives the CPU straight to the process the scheduler's loop would run
  * next (pick_next: the first runnable slot after the cursor, the cursor
