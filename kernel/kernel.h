@@ -300,8 +300,16 @@ static inline struct proc *proc_by_task(uint32_t task)
  * partner both fast paths hand a message to (kernel/fastpath.c, ipc.c). */
 static inline struct proc *proc_waiting_unmetered(uint32_t task, uint32_t reply_id)
 {
-	struct proc *to = proc_by_task(task);
-	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+	/* proc_by_task, less what the rest implies: no process has
+	 * KERNEL_PID (alloc_pid), so its entry in the table stays 0, and a
+	 * process waiting in a receive is live */
+	if (TASK_NODE(task) != node_id)
+		return NULL;
+	uint32_t slot = proc_pid_slot[TASK_PID(task)];
+	if (!slot)
+		return NULL;
+	struct proc *to = &proctab[slot - 1];
+	if (to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
 		return NULL;
 	return to;
 }
