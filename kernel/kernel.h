@@ -376,13 +376,12 @@ static inline void proc_pass_cpu(struct proc *from, struct proc *to)
 	current = to;
 	arch_switch_direct(from, to);
 }
-/* current (from) waits (state set by the caller, so it is out of the run
- * set) and the process the scheduler would pick next runs in its place,
- * switched to straight from from (no pass through the scheduler's loop,
- * the CPU time split at one clock read); from blocks the general way
- * when nothing else may run.  Returns when from runs again
- * (kernel/fastpath.c). */
-void proc_block_direct(struct proc *from);
+/* The scheduler's cursor and the process to run before its next pick
+ * (proc_block_handoff): proc.c's, read and moved also by fastpath.c's
+ * block_direct, a receive that waits and gives the CPU straight to the
+ * process the scheduler would pick next. */
+extern uint32_t proc_sched_cursor;
+extern struct proc *proc_handoff;
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes

@@ -33,7 +33,8 @@
 struct proc proctab[NPROC];
 struct proc *current;
 uint32_t node_id;
-static uint32_t sched_cursor;
+uint32_t proc_sched_cursor; /* the scheduler's round-robin cursor (fastpath.c's block_direct reads it too) */
+#define sched_cursor proc_sched_cursor
 
 struct runq proc_runq;              /* the slots that may be picked (runq.h) */
 #define runq proc_runq
@@ -134,38 +135,13 @@ void proc_block(void)
 
 /* The process to run next instead of the pick, set just before its donor
  * gives the CPU back. */
-static struct proc *handoff;
+struct proc *proc_handoff;
+#define handoff proc_handoff
 
 void proc_block_handoff(struct proc *to)
 {
 	handoff = to;
 	arch_switch_away(current);
-}
-
-/* current (from), set waiting by its caller (so out of the run set),
- * gives the CPU straight to the process the scheduler's loop would run
- * next (pick_next: the first runnable slot after the cursor, the cursor
- * moved to it), without going through that loop: one kernel-stack switch,
- * and one clock read splits the CPU time (before it from's, after it the
- * next one's).  When nothing else may run, or a hand-over is pending,
- * from blocks the general way.  Returns when from runs again
- * (kernel/fastpath.c, a receive that waits). */
-void proc_block_direct(struct proc *from)
-{
-	int i = runq_next(&runq, sched_cursor);
-	if (i < 0 || handoff) {
-		arch_switch_away(from);
-		return;
-	}
-	sched_cursor = (uint32_t)i;
-	struct proc *to = &proctab[i];
-	uint64_t now = arch_clock_ns();
-	from->cpu_ns += now - from->run_start;
-	to->run_start = now;
-	current = to;
-	if (vtime_on) /* never, so far: a kernel call in virtual time takes the general path */
-		vtime_user_resumes();
-	arch_switch_direct(from, to);
 }
 
 void kernel_tick(void)
