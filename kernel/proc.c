@@ -34,11 +34,9 @@ struct proc proctab[NPROC];
 struct proc *current;
 uint32_t node_id;
 uint32_t proc_sched_cursor; /* the scheduler's round-robin cursor (fastpath.c's block_direct reads it too) */
-#define sched_cursor proc_sched_cursor
 
 struct runq proc_runq;              /* the slots that may be picked (runq.h) */
-#define runq proc_runq
-const uint32_t *const proc_runnable = &runq.count;
+const uint32_t *const proc_runnable = &proc_runq.count;
 /* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
  * bits.  Read by proc_by_task, inline (kernel.h). */
 uint8_t proc_pid_slot[65536];
@@ -48,7 +46,7 @@ _Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");
 void proc_init(void)
 {
 	memset(proctab, 0, sizeof proctab);
-	memset(&runq, 0, sizeof runq);
+	memset(&proc_runq, 0, sizeof proc_runq);
 	memset(pid_slot, 0, sizeof pid_slot);
 	current = NULL;
 }
@@ -113,7 +111,7 @@ void proc_interrupt_end_for(struct proc *p, uint64_t began)
 
 uint32_t proc_runnable_count(void)
 {
-	return runq.count;
+	return proc_runq.count;
 }
 
 void proc_kstack_free(struct proc *p)
@@ -136,11 +134,10 @@ void proc_block(void)
 /* The process to run next instead of the pick, set just before its donor
  * gives the CPU back. */
 struct proc *proc_handoff;
-#define handoff proc_handoff
 
 void proc_block_handoff(struct proc *to)
 {
-	handoff = to;
+	proc_handoff = to;
 	arch_switch_away(current);
 }
 
@@ -158,14 +155,14 @@ void kernel_tick(void)
  * cannot keep the others from their turns. */
 static struct proc *pick_next(void)
 {
-	struct proc *to = handoff;
-	handoff = NULL;
+	struct proc *to = proc_handoff;
+	proc_handoff = NULL;
 	if (to && to->on_runq)
 		return to;
-	int i = runq_next(&runq, sched_cursor);
+	int i = runq_next(&proc_runq, proc_sched_cursor);
 	if (i < 0)
 		return NULL;
-	sched_cursor = (uint32_t)i;
+	proc_sched_cursor = (uint32_t)i;
 	return &proctab[i];
 }
 
