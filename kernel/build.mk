@@ -5,7 +5,7 @@
 
 $(eval $(call unit_test,test_kernel_link,tests/unit/test_kernel_link.c kernel/link.c))
 $(eval $(call unit_test,test_kernel_klib,tests/unit/test_kernel_klib.c))
-$(eval $(call unit_test,test_kernel_runq,tests/unit/test_kernel_runq.c kernel/runq.c))
+$(eval $(call unit_test,test_kernel_runq,tests/unit/test_kernel_runq.c))
 $(eval $(call unit_test,test_kernel_msgqueue,tests/unit/test_kernel_msgqueue.c kernel/msgqueue.c))
 $(eval $(call unit_test,test_kernel_credit,tests/unit/test_kernel_credit.c kernel/credit.c))
 $(eval $(call unit_test,test_kernel_palloc,tests/unit/test_kernel_palloc.c kernel/palloc.c))

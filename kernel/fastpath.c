@@ -37,7 +37,7 @@
  * on the general path is resumed here the same way.  A SENDMESSAGE does
  * not block its sender, here as there: the receiver it wakes waits for
  * its turn; a receive that waits gives the CPU to the scheduler's own
- * next pick (proc_block_direct), so who runs when is the general path's.
+ * next pick (block_direct), so who runs when is the general path's.
  */
 #include "kernel.h"
 #include "vtime.h"
@@ -238,7 +238,8 @@ static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
 		tw[5] = p->task;
 	}
 	to->wake_result = result;
-	proc_set_state(to, P_RUNNABLE);
+	to->state = P_RUNNABLE; /* proc_set_state: it waited, not stopped, so it joins the run set */
+	proc_runq_change(to, 1);
 	uint64_t spent = arch_clock_ns() - began;
 	to->cpu_ns += spent;
 	p->run_start += spent; /* not p's (proc_interrupt_end_for) */
@@ -248,15 +249,41 @@ static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
 	return 1;
 }
 
+/* current (from), set waiting (so out of the run set), gives the CPU
+ * straight to the process the scheduler's loop would run next (proc.c's
+ * pick_next: the first runnable slot after the cursor, the cursor moved
+ * to it), without going through that loop: one kernel-stack switch, one
+ * clock read splits the CPU time (before it from's, after it the next
+ * one's).  When nothing else may run, or a hand-over is pending, from
+ * blocks the general way.  Returns when from runs again. */
+static inline void block_direct(struct proc *from)
+{
+	int i = runq_next(&proc_runq, proc_sched_cursor);
+	if (i < 0 || proc_handoff) {
+		arch_switch_away(from);
+		return;
+	}
+	proc_sched_cursor = (uint32_t)i;
+	struct proc *to = &proctab[i];
+	uint64_t now = arch_clock_ns();
+	from->cpu_ns += now - from->run_start;
+	to->run_start = now;
+	current = to;
+	if (vtime_on) /* never, so far: a kernel call in virtual time takes the general path */
+		vtime_user_resumes();
+	arch_switch_direct(from, to);
+}
+
 /* RECEIVEMESSAGE (w: buf, buf_len) with nothing queued: p waits, and the
- * process the scheduler would pick next runs (proc_block_direct, straight
+ * process the scheduler would pick next runs (block_direct, straight
  * from p: the same choice as the general path's block and pick, the
  * scheduler's loop left out).  Whoever wakes p (either path) writes what
  * it received into w[1..5] and its result. */
 static unsigned receive_and_wait(struct proc *p, uint32_t *w)
 {
-	proc_set_state(p, P_RECEIVING);
-	proc_block_direct(p);
+	p->state = P_RECEIVING; /* proc_set_state: p ran, so it leaves the run set (fast_ok) */
+	proc_runq_change(p, 0);
+	block_direct(p);
 	w[0] = (uint32_t)p->wake_result;
 	return KCALL_WORDS;
 }

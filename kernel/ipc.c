@@ -26,7 +26,7 @@
 
 struct link kernel_notify_link;
 static kservice_fn kernel_service; /* kservice, above this file (ipc_init) */
-static uint32_t next_reply_id = 1;
+uint32_t ipc_next_reply_id = 1; /* ipc_new_reply_id (kernel.h) */
 static uint8_t request_buf[MSG_MAX];
 static uint8_t reply_buf[MSG_MAX];
 
@@ -703,14 +703,6 @@ int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t le
 	if (r == 0)
 		r = send_checked(p, link, l, buf, len, passlink, pl, &traced);
 	return r < 0 ? r : receive_checked(p, 1, traced);
-}
-
-uint32_t ipc_new_reply_id(void)
-{
-	uint32_t id = next_reply_id++;
-	if (next_reply_id == 0)
-		next_reply_id = 1;
-	return id;
 }
 
 /* CALL on the fast path: its request handed over to `to`, which then runs

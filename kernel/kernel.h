@@ -14,6 +14,7 @@
 #include "arch_proc.h"
 #include "arch_copy.h"
 #include "capacities.h"
+#include "runq.h"
 
 #define KERNEL_PID 0      /* a link to (node, 0) names that node's kernel   */
 
@@ -33,7 +34,10 @@ struct link {
  * use, so finding and counting free slots is constant time. */
 struct link_table {
 	struct link slot[NLINK];
-	uint64_t used;
+	union {
+		uint64_t used;
+		uint32_t used32[2]; /* its halves, low first (both machines are little-endian) */
+	};
 };
 
 int link_alloc(struct link_table *t, const struct link *l, int from);
@@ -47,6 +51,16 @@ int link_free_slot(const struct link_table *t, int from);
  * (ipc.c's sys_call); a free slot is all zero (link_free, link_clear), so
  * only its non-zero fields are written.  And slot index, in use, freed as
  * link_free frees it. */
+/* Bit index of t->used set or cleared through its 32-bit half (i386 and
+ * ARM shift a 64-bit one with a branch and two shifts). */
+static inline void link_used_set(struct link_table *t, int index)
+{
+	t->used32[index / 32] |= 1u << (index % 32);
+}
+static inline void link_used_clear(struct link_table *t, int index)
+{
+	t->used32[index / 32] &= ~(1u << (index % 32));
+}
 static inline void link_put_reply(struct link_table *t, int index, uint32_t task, uint32_t reply_id)
 {
 	struct link *l = &t->slot[index];
@@ -54,7 +68,7 @@ static inline void link_put_reply(struct link_table *t, int index, uint32_t task
 	l->task = task;
 	l->rights = LINK_REPLY;
 	l->reply_id = reply_id;
-	t->used |= 1ull << index;
+	link_used_set(t, index);
 }
 _Static_assert(sizeof(struct link) == 8 * sizeof(uint32_t), "link_free_used clears every field");
 static inline void link_free_used(struct link_table *t, int index)
@@ -62,7 +76,7 @@ static inline void link_free_used(struct link_table *t, int index)
 	struct link *l = &t->slot[index];
 	/* field by field: a compound literal is a loop of stores here */
 	l->in_use = l->task = l->code = l->rights = l->data = l->data_len = l->reply_id = l->hops = 0;
-	t->used &= ~(1ull << index);
+	link_used_clear(t, index);
 }
 struct link *link_get(struct link_table *t, int32_t index);
 int link_free(struct link_table *t, int32_t index);
@@ -208,6 +222,10 @@ struct proc {
 	enum proc_state state;  /* written by proc_set_state (proc.c) only    */
 	int stopped;           /* created-suspended or stopped by the pm (proc_set_stopped) */
 	int on_runq;           /* P_RUNNABLE and not stopped: in the scheduler's set */
+	uint32_t slot;         /* its index in proctab (proc_take_slot): the run set's bit */
+	/* metering (meter/): one bit per trace type; at a fixed offset, which
+	 * x86's kernel-call entry tests (PROC_METER_FLAGS_AT, arch/x86/trapentry.S) */
+	uint32_t meter_flags;
 	uint16_t pid;
 	uint32_t task;
 	uint32_t parent;       /* task of the creator                          */
@@ -248,8 +266,8 @@ struct proc {
 	uint64_t run_start;
 	uint64_t copy_owed_ns; /* the modelled copying of data it received
 	                          (vtime_copy_ns), run at its call's return */
-	/* metering (meter/): one bit per trace type, and the destination index */
-	uint32_t meter_flags;
+	/* metering (meter/): the destination index (the bits per trace type:
+	 * meter_flags, at the top) */
 	int meter_dest;
 	struct meter_pctx meter_ctx; /* its procTime base in a batch (meter/batch.h) */
 	void *kstack;               /* one page, the kernel's stack for it; the
@@ -282,8 +300,16 @@ static inline struct proc *proc_by_task(uint32_t task)
  * partner both fast paths hand a message to (kernel/fastpath.c, ipc.c). */
 static inline struct proc *proc_waiting_unmetered(uint32_t task, uint32_t reply_id)
 {
-	struct proc *to = proc_by_task(task);
-	if (!to || to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+	/* proc_by_task, less what the rest implies: no process has
+	 * KERNEL_PID (alloc_pid), so its entry in the table stays 0, and a
+	 * process waiting in a receive is live */
+	if (TASK_NODE(task) != node_id)
+		return NULL;
+	uint32_t slot = proc_pid_slot[TASK_PID(task)];
+	if (!slot)
+		return NULL;
+	struct proc *to = &proctab[slot - 1];
+	if (to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
 		return NULL;
 	return to;
 }
@@ -293,7 +319,18 @@ int proc_pid_used(uint16_t pid);
 void proc_take_slot(struct proc *p, uint16_t pid);
 /* p's slot is free again and its pid no longer found. */
 void proc_set_free(struct proc *p);
-void proc_runq_change(struct proc *p, int on);
+/* The scheduler's set of runnable slots (proc.c, runq.h). */
+extern struct runq proc_runq;
+/* p joins (on) or leaves the run set: inline, on every message path that
+ * wakes or blocks a process. */
+static inline void proc_runq_change(struct proc *p, int on)
+{
+	p->on_runq = on;
+	if (on)
+		runq_add(&proc_runq, p->slot);
+	else
+		runq_remove(&proc_runq, p->slot);
+}
 /* A process's state and stop flag: the scheduler's set of runnable
  * processes follows them (inline, one compare when it does not change). */
 static inline void proc_runq_follow(struct proc *p)
@@ -326,14 +363,25 @@ void proc_kstack_free(struct proc *p); /* once p will never run again */
  * through the scheduler, on what is left of from's turn; returns when
  * from runs again.  The CPU time's split is the caller's
  * (kernel/fastpath.c). */
-void proc_pass_cpu(struct proc *from, struct proc *to);
-/* current (from) waits (state set by the caller, so it is out of the run
- * set) and the process the scheduler would pick next runs in its place,
- * switched to straight from from (no pass through the scheduler's loop,
- * the CPU time split at one clock read); from blocks the general way
- * when nothing else may run.  Returns when from runs again
- * (kernel/fastpath.c). */
-void proc_block_direct(struct proc *from);
+static inline void proc_pass_cpu(struct proc *from, struct proc *to)
+{
+	/* from runs and is in the run set (fastpath.c checks), `to` waits,
+	 * so it is not: one leaves it and one joins, the count unchanged */
+	from->state = P_RECEIVING;
+	from->on_runq = 0;
+	proc_runq.word[from->slot / 32] &= ~(1u << (from->slot % 32));
+	to->state = P_RUNNABLE;
+	to->on_runq = 1;
+	proc_runq.word[to->slot / 32] |= 1u << (to->slot % 32);
+	current = to;
+	arch_switch_direct(from, to);
+}
+/* The scheduler's cursor and the process to run before its next pick
+ * (proc_block_handoff): proc.c's, read and moved also by fastpath.c's
+ * block_direct, a receive that waits and gives the CPU straight to the
+ * process the scheduler would pick next. */
+extern uint32_t proc_sched_cursor;
+extern struct proc *proc_handoff;
 uint64_t proc_cpu_ns(const struct proc *p);
 /* Interrupt work (devices, the network, the clock tick's chores) is the
  * node's, not the interrupted process's: an arch's interrupt path takes
@@ -450,8 +498,16 @@ int32_t sys_movedata(struct proc *p, uint32_t args);
 int32_t sys_replyreceive(struct proc *p, int32_t link, uint32_t buf, uint32_t len, int32_t passlink,
 			 uint32_t rbuf, uint32_t rbuf_len, uint32_t *w);
 void ipc_release_process(struct proc *p);
-/* A CALL's reply identity, never 0 (the general path's and the fast path's). */
-uint32_t ipc_new_reply_id(void);
+/* A CALL's reply identity, never 0 (the general path's and the fast path's):
+ * inline, the fast CALL takes one every round trip. */
+extern uint32_t ipc_next_reply_id;
+static inline uint32_t ipc_new_reply_id(void)
+{
+	uint32_t id = ipc_next_reply_id++;
+	if (ipc_next_reply_id == 0)
+		ipc_next_reply_id = 1;
+	return id;
+}
 /* The fast path of SENDMESSAGE, RECEIVEMESSAGE, CALL and REPLYRECEIVE
  * (fastpath.c: one function a call, by number), tried by arch/'s trap
  * (fastpath_try) before syscall_dispatch: when it did the call, the

@@ -13,7 +13,7 @@
  * included), never idle time or other processes.
  *
  * Everything on a message's path is constant time.  The runnable
- * processes are a bit set over the table's slots (runq.c: a bit per slot,
+ * processes are a bit set over the table's slots (runq.h: a bit per slot,
  * set while the process is P_RUNNABLE and not stopped), kept by
  * proc_set_state and proc_set_stopped, the only writers of those two
  * fields once a process exists; the pick is the first set bit after the
@@ -33,10 +33,10 @@
 struct proc proctab[NPROC];
 struct proc *current;
 uint32_t node_id;
-static uint32_t sched_cursor;
+uint32_t proc_sched_cursor; /* the scheduler's round-robin cursor (fastpath.c's block_direct reads it too) */
 
-static struct runq runq;            /* the slots that may be picked (runq.c) */
-const uint32_t *const proc_runnable = &runq.count;
+struct runq proc_runq;              /* the slots that may be picked (runq.h) */
+const uint32_t *const proc_runnable = &proc_runq.count;
 /* pid -> its slot + 1 (0: no process has the pid); 64 KiB, pids are 16
  * bits.  Read by proc_by_task, inline (kernel.h). */
 uint8_t proc_pid_slot[65536];
@@ -46,7 +46,7 @@ _Static_assert(NPROC < 256, "a slot index + 1 fits pid_slot's bytes");
 void proc_init(void)
 {
 	memset(proctab, 0, sizeof proctab);
-	memset(&runq, 0, sizeof runq);
+	memset(&proc_runq, 0, sizeof proc_runq);
 	memset(pid_slot, 0, sizeof pid_slot);
 	current = NULL;
 }
@@ -58,18 +58,10 @@ int proc_pid_used(uint16_t pid)
 
 void proc_take_slot(struct proc *p, uint16_t pid)
 {
+	p->slot = (uint32_t)(p - proctab);
 	p->pid = pid;
 	p->task = TASK_OF(node_id, pid);
 	pid_slot[pid] = (uint8_t)(p - proctab + 1);
-}
-
-void proc_runq_change(struct proc *p, int on)
-{
-	p->on_runq = on;
-	if (on)
-		runq_add(&runq, (uint32_t)(p - proctab));
-	else
-		runq_remove(&runq, (uint32_t)(p - proctab));
 }
 
 void proc_set_free(struct proc *p)
@@ -119,7 +111,7 @@ void proc_interrupt_end_for(struct proc *p, uint64_t began)
 
 uint32_t proc_runnable_count(void)
 {
-	return runq.count;
+	return proc_runq.count;
 }
 
 void proc_kstack_free(struct proc *p)
@@ -141,52 +133,12 @@ void proc_block(void)
 
 /* The process to run next instead of the pick, set just before its donor
  * gives the CPU back. */
-static struct proc *handoff;
+struct proc *proc_handoff;
 
 void proc_block_handoff(struct proc *to)
 {
-	handoff = to;
+	proc_handoff = to;
 	arch_switch_away(current);
-}
-
-/* from runs and is in the run set (fastpath.c checks), `to` waits, so it
- * is not: one leaves it and one joins, the count unchanged. */
-void proc_pass_cpu(struct proc *from, struct proc *to)
-{
-	uint32_t f = (uint32_t)(from - proctab), t = (uint32_t)(to - proctab);
-	from->state = P_RECEIVING;
-	from->on_runq = 0;
-	runq.word[f / 32] &= ~(1u << (f % 32));
-	to->state = P_RUNNABLE;
-	to->on_runq = 1;
-	runq.word[t / 32] |= 1u << (t % 32);
-	current = to;
-	arch_switch_direct(from, to);
-}
-
-/* current (from), set waiting by its caller (so out of the run set),
- * gives the CPU straight to the process the scheduler's loop would run
- * next (pick_next: the first runnable slot after the cursor, the cursor
- * moved to it), without going through that loop: one kernel-stack switch,
- * and one clock read splits the CPU time (before it from's, after it the
- * next one's).  When nothing else may run, or a hand-over is pending,
- * from blocks the general way.  Returns when from runs again
- * (kernel/fastpath.c, a receive that waits). */
-void proc_block_direct(struct proc *from)
-{
-	int i = runq_next(&runq, sched_cursor);
-	if (i < 0 || handoff) {
-		arch_switch_away(from);
-		return;
-	}
-	sched_cursor = (uint32_t)i;
-	struct proc *to = &proctab[i];
-	uint64_t now = arch_clock_ns();
-	from->cpu_ns += now - from->run_start;
-	to->run_start = now;
-	current = to;
-	vtime_user_resumes();
-	arch_switch_direct(from, to);
 }
 
 void kernel_tick(void)
@@ -195,7 +147,7 @@ void kernel_tick(void)
 		proc_yield();
 }
 
-/* The first runnable slot after the cursor, going round (runq.c); the
+/* The first runnable slot after the cursor, going round (runq.h); the
  * cursor stays where it is when nothing is runnable.  A process handed
  * the CPU (proc_block_handoff) runs first, if it still may, without
  * moving the cursor: it has its donor's turn, and the pick after it goes
@@ -203,14 +155,14 @@ void kernel_tick(void)
  * cannot keep the others from their turns. */
 static struct proc *pick_next(void)
 {
-	struct proc *to = handoff;
-	handoff = NULL;
+	struct proc *to = proc_handoff;
+	proc_handoff = NULL;
 	if (to && to->on_runq)
 		return to;
-	int i = runq_next(&runq, sched_cursor);
+	int i = runq_next(&proc_runq, proc_sched_cursor);
 	if (i < 0)
 		return NULL;
-	sched_cursor = (uint32_t)i;
+	proc_sched_cursor = (uint32_t)i;
 	return &proctab[i];
 }
 

@@ -12,15 +12,10 @@ struct gdt_entry { uint16_t limit_lo, base_lo; uint8_t base_mid, access, gran, b
 struct idt_entry { uint16_t off_lo, sel; uint8_t zero, type; uint16_t off_hi; } __attribute__((packed));
 struct table_ptr { uint16_t limit; uint32_t base; } __attribute__((packed));
 
-struct tss {
-	uint32_t link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
-	uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi, es, cs, ss, ds, fs, gs, ldt;
-	uint16_t trap, iomap;
-} __attribute__((packed));
-
 static struct gdt_entry gdt[6];
 static struct idt_entry idt[256];
-static struct tss tss;
+struct x86_tss x86_tss;
+#define tss x86_tss
 extern uint32_t x86_vectors[];
 
 static struct gdt_entry segment(uint32_t base, uint32_t limit, uint8_t access, uint8_t gran)
@@ -35,11 +30,6 @@ static void set_gate(int vec, uint32_t handler, uint8_t type)
 {
 	idt[vec] = (struct idt_entry){ .off_lo = handler & 0xffff, .sel = SEG_KCODE, .type = type,
 				       .off_hi = handler >> 16 };
-}
-
-void tss_set_kernel_stack(uint32_t esp0)
-{
-	tss.esp0 = esp0;
 }
 
 void cpu_tables_init(void)

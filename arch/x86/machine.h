@@ -15,7 +15,18 @@ void x86_irq_dispatch(uint32_t irq); /* irq.c: every IRQ but the timer */
 uint32_t x86_irq_lines(void);       /* irq.c: bit n set, a handler on line n */
 
 void cpu_tables_init(void);          /* GDT, TSS, IDT */
-void tss_set_kernel_stack(uint32_t esp0);
+/* The one TSS (cpu.c); its esp0 is the running process's kernel stack,
+ * set at every switch (inline: process.c's switches). */
+struct x86_tss {
+	uint32_t link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
+	uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi, es, cs, ss, ds, fs, gs, ldt;
+	uint16_t trap, iomap;
+} __attribute__((packed));
+extern struct x86_tss x86_tss;
+static inline void tss_set_kernel_stack(uint32_t esp0)
+{
+	x86_tss.esp0 = esp0;
+}
 void mmu_init(uintptr_t mem_end);
 uint32_t mmu_kernel_pd(void);
 #endif

@@ -39,15 +39,12 @@ static inline unsigned kcall(struct trapframe *tf)
 	return back ? back : syscall_dispatch(current, tf->eax, tf->w);
 }
 
-/* trapentry.S's kernel-call entry outside virtual time: kcall in two
- * steps, so that the fast path's keeps nothing for after its call:
- * x86_kcall, 0 when syscall_dispatch must do the call, which
- * x86_kcall_general does. */
-__attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf);
-__attribute__((regparm(1))) unsigned x86_kcall(struct trapframe *tf)
-{
-	return fastpath_try(current, tf->eax, tf->w);
-}
+/* trapentry.S's kernel-call entry outside virtual time does fastpath_try
+ * itself (kcall_common: the number, the table, current's meter flags at
+ * this offset, the call in registers), then x86_kcall_general when the
+ * fast path declined. */
+_Static_assert(__builtin_offsetof(struct proc, meter_flags) == 16 && FASTPATH_NR == 11,
+	       "trapentry.S's PROC_METER_FLAGS_AT and FASTPATH_NR");
 
 __attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf);
 __attribute__((regparm(1))) unsigned x86_kcall_general(struct trapframe *tf)
@@ -84,7 +81,7 @@ static unsigned trap(struct trapframe *tf, int from_user)
 	panic("trap %u in kernel: err 0x%x eip 0x%x cr2 0x%x", tf->trapno, tf->err, tf->eip, addr);
 }
 
-/* Every entry but a kernel call's outside virtual time (x86_kcall), which
+/* Every entry but a kernel call's outside virtual time (kcall_common), which
  * is not judged: virtual time: whether QEMU took the deadline interrupt
  * late (vtime.h).  Returns what trap returns (trapentry.S). */
 __attribute__((regparm(1))) unsigned x86_trap(struct trapframe *tf);

@@ -7,7 +7,7 @@
  * the kernel reads them and writes its results there, with no copy.
  *
  * A kernel call (int $0x80) has its own entry, kcall_common, which calls
- * x86_kcall (the fast path), else x86_kcall_general (syscall_dispatch),
+ * the fast path (fastpath_calls, tested here), else x86_kcall_general (syscall_dispatch),
  * and goes back to user mode loading only what the call changed.  Under virtual time it takes
  * the general way instead (x86_trap, which tells vtime of the entry from
  * user mode and of the return to it): both entries run the same number
@@ -15,7 +15,7 @@
  * lies the same path after its start as an interrupt's
  * (kernel/vlate.h: the late deadline interrupt is judged by it).
  *
- * x86_trap and x86_kcall return how many result words to load (kernel.h's
+ * x86_trap, the fast functions and x86_kcall_general return how many result words to load (kernel.h's
  * syscall_dispatch): 0 (not a kernel call) restores the whole frame; 1
  * loads eax with the result, and ecx and edx from their slots, which a call
  * with one result leaves as they came (ebx, esi, edi and ebp are the C
@@ -26,6 +26,10 @@
  */
 #define SEG_KDATA 0x10
 #define T_SYSCALL 128
+/* kernel.h's, checked in trap.c: struct proc's meter_flags, the number
+ * of fastpath_calls */
+#define PROC_METER_FLAGS_AT 16
+#define FASTPATH_NR 11
 
 /* One stub per vector: push a 0 where the CPU pushes no error code, then
  * the vector number, and join the common path. */
@@ -103,8 +107,20 @@ kcall_common:
 	save_frame
 	cmpl $0, vtime_on
 	jne trap_general         /* virtual time: x86_trap tells it */
-	movl %esp, %eax
-	call x86_kcall           /* regparm(1): the frame in eax; 0: not done */
+	/* fastpath_try (kernel.h) in line: a fast function for the call
+	 * number (eax, as the process left it), current not metered; the
+	 * function's arguments in registers (FASTPATH_CC): current, the
+	 * frame's words */
+	cmpl $FASTPATH_NR, %eax
+	jae kcall_general
+	movl fastpath_calls(,%eax,4), %ecx
+	testl %ecx, %ecx
+	jz kcall_general
+	movl current, %eax
+	cmpl $0, PROC_METER_FLAGS_AT(%eax)
+	jne kcall_general
+	leal 8(%esp), %edx       /* tf->w */
+	call *%ecx               /* 0: not done */
 	cmpl $1, %eax
 	ja kcall_received
 	jb kcall_general

@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_kernel_runq.c - the scheduler's set of runnable slots
- * (kernel/runq.c) against the scan of every slot it replaced: the same
+ * (kernel/runq.h) against the scan of every slot it replaced: the same
  * pick from every cursor, after random joins and leaves, and the count.
  */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include "kernel/runq.h"
 
-/* The scheduler before runq.c: slots after the cursor, going round. */
+/* The scheduler before runq.h: slots after the cursor, going round. */
 static int scan_next(const int *in, uint32_t cursor)
 {
 	for (uint32_t n = 0, c = cursor; n < NPROC; n++) {
