@@ -15,12 +15,13 @@
  * stamped at its SEND's time (docs/metering.md), so the delay the trace
  * does not hold is only this: a 1-node LAN cluster's metered pingpong
  * (dpm record -n 1 --flags send,receive,receivecall,queued -- pingpong 0
- * 1500 SIZE), its elapsed time less both processes' CPU, a message: 87
- * at 1, 100, 1000 and 4096 bytes (27 November 2026).  Until then the
+ * 1500 SIZE), its elapsed time less both processes' CPU, a message: 75
+ * at 1 and 4096 bytes (27 November 2026, the kernel whose fast paths
+ * pick and switch in line; 86-88 at 1, 100, 1000, 4096 bytes before).  Until then the
  * column was the pingpong's half round trip (1764 instructions for 1
  * byte), which counted both calls a second time: TSP's p = 4 runs were
  * predicted +7.5 % and +3.9 % long (docs/mtime.md). */
-#define LOCAL_INSTRUCTIONS 87u
+#define LOCAL_INSTRUCTIONS 75u
 
 /* Per message size: the kernels' part of a remote delivery and their
  * transport work, in guest instructions (x86, shift 0).
@@ -30,10 +31,11 @@
  *   the receiving kernel's taking-in up to the hand-over.  Measured in
  *   virtual time on a 2-node LAN cluster, as the difference of the two
  *   stamps on the one clock (dpm record -n 2 --flags send,receive,
- *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22877,
- *   22952, 23693, 31118 (median), 56660 ns; 27 November 2026, the kernel
- *   whose copies are the machine's block copy; 1493, 1513, 1577, 2140,
- *   4063 on the kernel before it).
+ *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22882,
+ *   22957, 23698, 31123, 56665 ns; 27 November 2026, the kernel whose
+ *   copies are the machine's block copy and whose x86 entry picks the
+ *   fast path itself; 1493, 1513, 1577, 2140, 4063 before the block
+ *   copy).
  * - TX, RX: the transport's work, which runs on the node clock but in no
  *   process (docs/virtual-time.md §2.5), charged by the analyses to the
  *   machines (remote_tx_ns, remote_rx_ns): the sending kernel's part of a
@@ -52,8 +54,8 @@
  *   with the C copy loop). */
 enum { P_BYTES, P_REMOTE, P_TX, P_RX, P_COLUMNS };
 static const uint64_t kernel_path[][P_COLUMNS] = {
-	{ 1, 1381, 491, 1147 },     { 10, 1384, 491, 1150 },    { 100, 1405, 491, 1171 },
-	{ 1000, 1630, 491, 1395 }, { 4096, 2404, 491, 2167 },
+	{ 1, 1386, 491, 1147 },     { 10, 1389, 491, 1150 },    { 100, 1410, 491, 1171 },
+	{ 1000, 1635, 491, 1395 }, { 4096, 2409, 491, 2167 },
 };
 #define ROWS (sizeof kernel_path / sizeof kernel_path[0])
 

@@ -57,24 +57,24 @@ static void test_model_by_hand(void **state)
 {
 	(void)state;
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us, + the
-	 * kernels' 1381 instructions; a local delivery is the switch alone */
+	 * kernels' 1386 instructions; a local delivery is the switch alone */
 	load("node a clock=virtual\n");
-	model(1, 87, 1381 + 1496 + 20000);
+	model(1, 75, 1386 + 1496 + 20000);
 	/* between measured sizes the kernels' part is interpolated:
-	 * 1405 + (1630 - 1405) * 450 / 900, rounded to the nearest */
-	model(550, 87, 1518 + (550 + 186) * 8 + 20000);
+	 * 1410 + (1635 - 1410) * 450 / 900, rounded to the nearest */
+	model(550, 75, 1523 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 4.5 ms per 1000 bytes each side:
 	 * 100 + 5337 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 87 * 1024, 1630ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
-	/* nor any copycost; the path interpolated: 1381 + (3 * 2 + 4) / 9 */
+	model(1000, 75 * 1024, 1635ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
+	/* nor any copycost; the path interpolated: 1386 + (3 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 87, 1382 + (3 + 186) * 8 + 20000);
+	model(3, 75, 1387 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 87 * 2, 1405 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 75 * 2, 1410 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -120,9 +120,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns,"
 				  "tick_ns\n"
-				  "1,87,22877,491,1147,1496,1448\n10,87,22952,491,1150,1568,1448\n"
-				  "100,87,23693,491,1171,2288,1448\n1000,87,31118,491,1395,9488,1448\n"
-				  "4096,87,56660,491,2167,34256,1448\n"));
+				  "1,75,22882,491,1147,1496,1448\n10,75,22957,491,1150,1568,1448\n"
+				  "100,75,23698,491,1171,2288,1448\n1000,75,31123,491,1395,9488,1448\n"
+				  "4096,75,56665,491,2167,34256,1448\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
