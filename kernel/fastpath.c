@@ -88,12 +88,7 @@ hand_over_and_wait(struct proc *p, struct proc *to, uint32_t code, uint32_t buf,
 			return E_DEAD;
 		}               /* a reply: p waits and to runs, as below */
 	} else {
-		uint32_t *tw = to->recv_out;
-		tw[1] = len;
-		tw[2] = code;
-		tw[3] = (uint32_t)-1;
-		tw[4] = (uint32_t)reply_slot;
-		tw[5] = p->task;
+		put_received(to->recv_out, len, code, -1, reply_slot, p->task);
 		if (reply_slot >= 0)
 			link_put_reply(&to->links, reply_slot, p->task, reply_id);
 		to->wake_result = result;
@@ -230,12 +225,7 @@ static FASTPATH_CC unsigned fast_send(struct proc *p, uint32_t *w)
 	if (n && copy_user_to_user(p, buf, to, to->recv_buf, n) < 0) {
 		result = E_BADADDR; /* cannot happen (found mapped, mappings only grow) */
 	} else {
-		uint32_t *tw = to->recv_out;
-		tw[1] = len;
-		tw[2] = l->code;
-		tw[3] = (uint32_t)-1;
-		tw[4] = (uint32_t)-1;
-		tw[5] = p->task;
+		put_received(to->recv_out, len, l->code, -1, -1, p->task);
 	}
 	to->wake_result = result;
 	to->state = P_RUNNABLE; /* proc_set_state: it waited, not stopped, so it joins the run set */
@@ -314,11 +304,7 @@ static FASTPATH_CC unsigned fast_receive(struct proc *p, uint32_t *w)
 	if (n && copy_to_user(p, rbuf, m->data, n) < 0) {
 		result = E_BADADDR; /* cannot happen (found writable); discarded, as there */
 	} else {
-		w[1] = m->len;
-		w[2] = m->code;
-		w[3] = (uint32_t)-1;
-		w[4] = (uint32_t)-1;
-		w[5] = m->from;
+		put_received(w, m->len, m->code, -1, -1, m->from);
 	}
 	msg_release(m);
 	w[0] = (uint32_t)result;

@@ -42,20 +42,6 @@ static int is_kernel_link(const struct link *l)
  * instantiated for each case. */
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* What p's receive received (struct kcall_received), into words 1..5 of
- * its call's words (syscall_dispatch), which arch/ puts in its registers:
- * nothing goes to user memory, so this cannot fail. */
-static inline void put_received(struct proc *p, uint32_t len, uint32_t code, int32_t passed, int32_t reply,
-				uint32_t from)
-{
-	uint32_t *w = p->recv_out;
-	w[1] = len;
-	w[2] = code;
-	w[3] = (uint32_t)passed;
-	w[4] = (uint32_t)reply;
-	w[5] = from;
-}
-
 /* Copy m into p, which receives into the buffer p->recv_buf,
  * p->recv_buf_len (given in registers, checked when the call began):
  * what the receive call returns.  The links m carries are placed only
@@ -85,7 +71,7 @@ ALWAYS_INLINE int32_t deliver_body(struct proc *p, const struct kmsg *m, int pro
 	if (m->has_reply &&
 	    (reply = link_free_slot(&p->links, passed < 0 ? LINK_FIRST_FREE : passed + 1)) < 0)
 		return E_NOSPACE;
-	put_received(p, m->len, m->code, passed, reply, m->from);
+	put_received(p->recv_out, m->len, m->code, passed, reply, m->from);
 	if (passed >= 0)   /* free slots: found above */
 		link_put(&p->links, passed, &m->link, NULL);
 	if (reply >= 0)
@@ -539,7 +525,7 @@ static int32_t fast_hand_over(struct proc *p, struct proc *to, uint32_t code, ui
 		result = E_BADADDR;
 		r = reply ? E_DEAD : 0;
 	} else {
-		put_received(to, len, code, -1, reply ? reply_slot : -1, p->task);
+		put_received(to->recv_out, len, code, -1, reply ? reply_slot : -1, p->task);
 		if (reply)
 			link_put(&to->links, reply_slot, reply, NULL);
 	}

@@ -595,6 +595,19 @@ void alarm_tick(void);
  * call returns: a blocked receive's words are written by the kernel call
  * that delivers to it (p->recv_out). */
 unsigned syscall_dispatch(struct proc *p, uint32_t nr, uint32_t w[KCALL_WORDS]);
+/* What a receive received (struct kcall_received), into words 1..5 of
+ * its call's words w (the receiver's p->recv_out), which arch/ puts in
+ * its registers: nothing goes to user memory, so this cannot fail.  Both
+ * message paths (ipc.c, fastpath.c) answer a receive through it. */
+static inline void put_received(uint32_t *w, uint32_t len, uint32_t code, int32_t passed, int32_t reply,
+				uint32_t from)
+{
+	w[1] = len;
+	w[2] = code;
+	w[3] = (uint32_t)passed;
+	w[4] = (uint32_t)reply;
+	w[5] = from;
+}
 
 /* ---- faults (called by arch on a user-mode fault) ---- */
 void kernel_user_fault(uint32_t reason, uint32_t addr, uint32_t pc);
