@@ -119,9 +119,11 @@ static FASTPATH_CC unsigned fast_call(struct proc *p, uint32_t *w)
 	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX)
 		return 0;
 	const struct link *l = &p->links.slot[link];
-	if (!l->in_use || (l->rights & LINK_REPLY) || l->task == p->task)
+	if (!l->in_use || (l->rights & LINK_REPLY))
 		return 0;
-	struct proc *to = proc_waiting_unmetered(l->task, 0); /* a kernel link's task is no process */
+	/* a kernel link's task is no process; p's own is no partner (p
+	 * runs: it waits in no receive) */
+	struct proc *to = proc_waiting_unmetered(l->task, 0);
 	if (!to || to->queue.len >= QUEUE_MAX)
 		return 0;
 	/* the first free slot from LINK_FIRST_FREE on (link_free_slot) */
@@ -144,9 +146,9 @@ static FASTPATH_CC unsigned fast_replyreceive(struct proc *p, uint32_t *w)
 	if (!fast_ok(p) || link >= NLINK || w[3] != (uint32_t)-1 || len > MSG_MAX || p->queue.len)
 		return 0;
 	struct link *l = &p->links.slot[link];
-	if (!l->in_use || !(l->rights & LINK_REPLY) || l->task == p->task)
+	if (!l->in_use || !(l->rights & LINK_REPLY))
 		return 0;
-	struct proc *to = proc_waiting_unmetered(l->task, l->reply_id);
+	struct proc *to = proc_waiting_unmetered(l->task, l->reply_id); /* not p: it runs */
 	/* a reply is exempt from the quotas but needs a header and a page */
 	if (!to || !msgpool.free || (len && !palloc_free_pages()) || !buffers_ok(p, buf, len, rbuf, rbuf_len))
 		return 0;

@@ -309,7 +309,7 @@ static inline struct proc *proc_waiting_unmetered(uint32_t task, uint32_t reply_
 	if (!slot)
 		return NULL;
 	struct proc *to = &proctab[slot - 1];
-	if (to->state != P_RECEIVING || to->wait_reply != reply_id || to->stopped || to->meter_flags)
+	if (to->state != P_RECEIVING || to->wait_reply != reply_id || ((uint32_t)to->stopped | to->meter_flags))
 		return NULL;
 	return to;
 }

@@ -16,55 +16,10 @@ int createlink(uint32_t code, void *data, uint32_t data_len, uint32_t rights)
 
 int destroylink(int link) { return kcall(K_DESTROYLINK, (uint32_t)link, 0, 0, 0, 0); }
 
-int sendmessage(int link, const void *buf, uint32_t len, int passlink)
-{
-	return kcall(K_SENDMESSAGE, (uint32_t)link, U(buf), len, (uint32_t)passlink, 0);
-}
-
 int kcall_receive(uint32_t nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
 		  struct kcall_received *got)
 {
 	return kcall_recv(nr, a0, a1, a2, a3, a4, a5, got);
-}
-
-/* A receive's result, with what it received stored in m when there is
- * something to say (a message, or E_TRUNC's whole one); after any other
- * error m is left as it was. */
-static int received(struct message *m, int32_t r, const struct kcall_received *got)
-{
-	if (r >= 0 || r == E_TRUNC) {
-		m->len = got->len;
-		m->code = got->code;
-		m->passed = got->passed;
-		m->reply = got->reply;
-		m->from = got->from;
-	}
-	return r;
-}
-
-static int receive_call(uint32_t nr, struct message *m)
-{
-	struct kcall_received got;
-	return received(m, kcall_recv(nr, U(m->buf), m->buf_len, 0, 0, 0, 0, &got), &got);
-}
-
-int receivemessage(struct message *m) { return receive_call(K_RECEIVEMESSAGE, m); }
-int areceivemessage(struct message *m) { return receive_call(K_ARECEIVEMESSAGE, m); }
-
-int call(int link, const void *buf, uint32_t len, int passlink, struct message *reply)
-{
-	struct kcall_received got;
-	int32_t r = kcall_recv(K_CALL, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(reply->buf),
-				  reply->buf_len, &got);
-	return received(reply, r, &got);
-}
-
-int replyreceive(int link, const void *buf, uint32_t len, int passlink, struct message *m)
-{
-	struct kcall_received got;
-	int32_t r = kcall_recv(K_REPLYRECEIVE, (uint32_t)link, U(buf), len, (uint32_t)passlink, U(m->buf),
-				  m->buf_len, &got);
-	return received(m, r, &got);
 }
 
 int serve_next(int reply, const void *buf, uint32_t len, int passlink, struct message *m)
@@ -84,8 +39,6 @@ void stoptask(int status)
 	for (;;)
 		kcall(K_STOPTASK, (uint32_t)status, 0, 0, 0, 0);
 }
-
-int nullcall(void) { return kcall(K_NULL, 0, 0, 0, 0, 0); }
 
 int console_write(const void *buf, uint32_t len)
 {
