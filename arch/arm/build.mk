@@ -102,6 +102,15 @@ $(ARM_NOMETER_KERNEL): $(ARM_NOMETER_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_NOMETER_OBJS) $(ARM)/bootimage.o \
 		$(ARM_KLIBGCC)
 
+# Kernels whose message probes stop part way, as on x86.
+ARM_CUT_COMMON := $(filter-out $(ARM)/k/meter/meter.c.o,$(ARM_KERNEL_OBJS))
+$(ARM)/cut%/meter.c.o: meter/meter.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(ARM_CC) $(ARM_KCFLAGS) -DDPM_METER_CUT=$* -c -o $@ $<
+$(ARM)/cut%/kernel.elf: $(ARM_CUT_COMMON) $(ARM)/cut%/meter.c.o $(ARM)/bootimage.o arch/arm/kernel.ld
+	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_CUT_COMMON) \
+		$(ARM)/cut$*/meter.c.o $(ARM)/bootimage.o $(ARM_KLIBGCC)
+
 $(ARM_KERNEL): $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o arch/arm/kernel.ld
 	$(ARM_LD) -z noexecstack --no-warn-rwx-segments -T arch/arm/kernel.ld -o $@ $(ARM_KERNEL_OBJS) $(ARM)/bootimage.o \
 		$(ARM_KLIBGCC)

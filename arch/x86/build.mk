@@ -93,6 +93,17 @@ $(X86_NOMETER_KERNEL): $(X86_NOMETER_OBJS) $(X86)/bootimage.o arch/x86/kernel.ld
 	@mkdir -p $(@D)
 	ld -m elf_i386 -z noexecstack --no-warn-rwx-segments -T arch/x86/kernel.ld -o $@ $(X86_NOMETER_OBJS) $(X86)/bootimage.o $(X86_LIBGCC)
 
+# Kernels whose message probes stop part way (DPM_METER_CUT=1..3,
+# meter/meter.c): `make bench-kernel`'s metered event taken apart.  Only
+# meter.c differs from the kernel's.
+X86_CUT_COMMON := $(filter-out $(X86)/k/meter/meter.c.o,$(X86_KERNEL_OBJS))
+$(X86)/cut%/meter.c.o: meter/meter.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	gcc $(X86_KCFLAGS) -DDPM_METER_CUT=$* -c -o $@ $<
+$(X86)/cut%/kernel.elf: $(X86_CUT_COMMON) $(X86)/cut%/meter.c.o $(X86)/bootimage.o arch/x86/kernel.ld
+	ld -m elf_i386 -z noexecstack --no-warn-rwx-segments -T arch/x86/kernel.ld -o $@ $(X86_CUT_COMMON) \
+		$(X86)/cut$*/meter.c.o $(X86)/bootimage.o $(X86_LIBGCC)
+
 $(X86_KERNEL): $(X86_KERNEL_OBJS) $(X86)/bootimage.o arch/x86/kernel.ld
 	ld -m elf_i386 -z noexecstack --no-warn-rwx-segments -T arch/x86/kernel.ld -o $@ $(X86_KERNEL_OBJS) $(X86)/bootimage.o $(X86_LIBGCC)
 

@@ -7,6 +7,10 @@
 #   OUTDIR/kcalls.csv  op,size,instructions,instructions_no_probes,overhead_pct,arm_instructions,
 #                      arm_instructions_no_probes,arm_overhead_pct
 #   OUTDIR/kcalls.txt  the same as a table, plus the cost of a metered event
+#                      and that cost taken apart: kbench again on the kernels
+#                      whose message probes stop part way, cut1..cut3 beside
+#                      each KERNEL (DIR/cutN/kernel.elf, meter/meter.c's
+#                      DPM_METER_CUT)
 # (op `call` is a CALL round trip to a server answering with SENDMESSAGE
 # and RECEIVEMESSAGE, `call-rr` to one answering with REPLYRECEIVE)
 # then run `kbench profile` on both machines with every executed instruction
@@ -80,6 +84,10 @@ profile() {
 }
 
 run x86 "$kernel" "$out/kbench.console"
+for n in 1 2 3; do
+	run x86 "$(dirname "$kernel")/cut$n/kernel.elf" "$out/kbench-cut$n-x86.console"
+	run arm "$(dirname "$arm")/cut$n/kernel.elf" "$out/kbench-cut$n-arm.console"
+done
 run x86 "$nometer" "$out/kbench-noprobes.console"
 run arm "$arm" "$out/kbench-arm.console"
 run arm "$armnometer" "$out/kbench-arm-noprobes.console"
@@ -109,6 +117,30 @@ awk '$1 == "kbench" { print $2, $3, $4 }' "$out/kbench-arm-noprobes.console" > "
 	echo "Metering (send+receive of 64 bytes (or 4096) to itself, batches of 32 to a sink process: unmetered; metered for no event of the pair, the general path; all events traced):"
 	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %5s %10s instructions (x86)\n", $2, $3, $4 }' "$out/kbench.console"
 	awk '$1 == "kbench" && $2 ~ /^pair-|per-metered/ { printf "  %-22s %5s %10s instructions (ARM)\n", $2, $3, $4 }' "$out/kbench-arm.console"
+
+	# the metered event taken apart: each cut kernel's event, and what
+	# each next part adds
+	echo
+	echo "A metered event taken apart (kbench on kernels whose message probes stop part way, DPM_METER_CUT):"
+	printf '  %-52s %10s %10s\n' part x86 ARM
+	ev() { awk '$1 == "kbench" && $2 == "per-metered-event" { print $4 }' "$1"; }
+	prev_x=0 prev_a=0
+	for n in 1 2 3 4; do
+		case $n in
+		1) what="the probe's call, destination test and time" ;;
+		2) what="+ the record reserved and its head written" ;;
+		3) what="+ committed: batches filled, shipped, begun" ;;
+		4) what="+ the record's body: a metered event" ;;
+		esac
+		if [ "$n" = 4 ]; then
+			x=$(ev "$out/kbench.console") a=$(ev "$out/kbench-arm.console")
+		else
+			x=$(ev "$out/kbench-cut$n-x86.console") a=$(ev "$out/kbench-cut$n-arm.console")
+		fi
+		awk -v w="$what" -v x="$x" -v a="$a" -v px="$prev_x" -v pa="$prev_a" \
+			'BEGIN { printf "  %-52s %10.1f %10.1f   (%s, %s)\n", w, x - px, a - pa, x, a }'
+		prev_x=$x prev_a=$a
+	done
 } | tee "$out/kcalls.txt"
 
 profile x86 "$kernel"

@@ -4,7 +4,8 @@ kbench_SRCS := servers/bench/kbench.c
 
 BENCH_TARGETS += bench-kernel
 .PHONY: bench-kernel
-bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUILD)/arm/nometer/kernel.elf $(KPROF)
+bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUILD)/arm/nometer/kernel.elf $(KPROF) \
+		$(foreach n,1 2 3,$(BUILD)/x86/cut$(n)/kernel.elf $(BUILD)/arm/cut$(n)/kernel.elf)
 	bash servers/bench/bench-kernel.sh $(BUILD)/x86/kernel.elf $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf \
 		$(BUILD)/arm/nometer/kernel.elf $(BUILD)/bench $(KPROF)
 
