@@ -104,6 +104,7 @@ static inline int replyreceive(int link, const void *buf, uint32_t len, int pass
 }
 
 static inline int nullcall(void) { return kcall(K_NULL, 0, 0, 0, 0, 0); }
+#undef DEMOS_U
 
 /* A struct message ready to receive into buf.  A compound literal, not an
  * inline function returning the struct: GCC's i386 code for that built the
