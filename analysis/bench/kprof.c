@@ -90,6 +90,28 @@ int kprof_region(const struct kprof *p, const char *name)
 	return region_named((struct kprof *)p, name, strlen(name));
 }
 
+int kprof_select(struct kprof *p, const char *name)
+{
+	if (p->nsyms || p->nregions)
+		return fail(p, NULL, 0, 0, "regions must be selected before the symbol tables are read");
+	if (!*name)
+		return fail(p, NULL, 0, 0, "an empty region name");
+	if (p->nselected == (int)(sizeof p->selected / sizeof p->selected[0]))
+		return fail(p, NULL, 0, 0, "more than %d regions selected", p->nselected);
+	p->selected[p->nselected++] = name;
+	return 0;
+}
+
+/* Whether region `name` (len bytes) is profiled: every region when none
+ * is selected. */
+static int wanted(const struct kprof *p, const char *name, size_t len)
+{
+	for (int i = 0; i < p->nselected; i++)
+		if (strlen(p->selected[i]) == len && !memcmp(p->selected[i], name, len))
+			return 1;
+	return !p->nselected;
+}
+
 static int new_region(struct kprof *p, const char *name, size_t len)
 {
 	int r = region_named(p, name, len);
@@ -145,6 +167,11 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 		marker = 1;
 	if (space == KPROF_USER && len > strlen(END_PREFIX) && !strncmp(name, END_PREFIX, strlen(END_PREFIX)))
 		marker = 2;
+	if (marker) {
+		size_t pre = strlen(marker == 1 ? BEGIN_PREFIX : END_PREFIX);
+		if (!wanted(p, name + pre, len - pre))
+			marker = 0; /* not selected: plain data */
+	}
 	if (name[0] == '$' || (!marker && !code_type(type)))
 		return 0; /* ARM mapping symbols, data */
 	if (thumb && code_type(type))
@@ -266,6 +293,10 @@ int kprof_symbols_done(struct kprof *p)
 {
 	if (p->sorted)
 		return 0;
+	for (int i = 0; i < p->nselected; i++)
+		if (kprof_region(p, p->selected[i]) < 0)
+			return fail(p, NULL, 0, 0, "region %s was selected but the program has no marker "
+				    "kprof_begin_%s", p->selected[i], p->selected[i]);
 	qsort(p->syms, p->nsyms, sizeof *p->syms, sym_cmp);
 	size_t k = 0; /* one symbol per address */
 	for (size_t i = 0; i < p->nsyms; i++) {
@@ -529,6 +560,8 @@ int kprof_console_line(struct kprof *p, const char *line, const char *path, unsi
 		return 0;
 	size_t at = sizeof PRE - 1, len = strcspn(line + at, " \r\n");
 	int r = len ? region_named(p, line + at, len) : -1;
+	if (r < 0 && len && !wanted(p, line + at, len))
+		return 0; /* a region not selected */
 	if (r < 0)
 		return fail(p, path, lineno, at + 1, "no region %.*s in the program's symbols", (int)len, line + at);
 	at += len;

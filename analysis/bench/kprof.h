@@ -86,11 +86,21 @@ struct kprof {
 	uint32_t last_pc;
 	uint64_t lines, bytes;     /* log lines and bytes taken */
 	int reported;              /* regions the console has named */
+	/* kprof_select's names (the caller's strings); none: every region */
+	const char *selected[16];
+	int nselected;
 	char err[512];
 };
 
 void kprof_init(struct kprof *p);
 void kprof_free(struct kprof *p);
+
+/* Profile only region `name` (called before the tables, once per region,
+ * at most 16): the program's other markers are then plain data, their
+ * console lines are passed over, and they need not run.  A node of a
+ * cluster runs one part of a program whose regions are split between
+ * nodes (servers/bench/bench-remote.sh).  The string must outlive p. */
+int kprof_select(struct kprof *p, const char *name);
 
 /* One `nm -n -S --defined-only` line of the kernel's or the user
  * program's table; `thumb` clears bit 0 of code addresses (ARM). */

@@ -20,6 +20,18 @@
  * what its own measure saw over the bracket (`make bench-kernel` writes the
  * profile; docs/kernel-calls.md "Cost").  Without `profile` a bracket is
  * one untaken branch at each end of a timed loop.
+ *
+ * `kbench remote NODE N` (`make bench-remote`, servers/bench/bench-remote.sh)
+ * is a remote ping-pong profiled on both nodes: it starts `kbench
+ * remote-peer N` on node NODE, exchanges WARMUP 1-byte messages with it
+ * unbracketed, then N bracketed (SENDMESSAGE, RECEIVEMESSAGE of the
+ * answer: pingpong's round trip, docs/mtime.md), region remote_client; the
+ * peer brackets its N (RECEIVEMESSAGE, SENDMESSAGE back) as region
+ * remote_peer and reports it on its own node's console.  Each prints
+ *   kbench profile REGION N clock NS
+ * and the client also
+ *   kbench remote 1 NS_PER_ROUND_TRIP
+ * A 0-byte message ends the peer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +40,7 @@
 #include "servers/lib/demos.h"
 #include "servers/lib/pm.h"
 #include "kernel/abi/trace.h"
+#include "bench_pair.h"
 
 #define ROUNDS 20000
 
@@ -55,6 +68,8 @@ KPROF_REGION(call_rr)
 KPROF_REGION(pair_unmetered)
 KPROF_REGION(pair_plain)
 KPROF_REGION(pair_metered)
+KPROF_REGION(remote_client)
+KPROF_REGION(remote_peer)
 
 struct region {
 	const char *name;
@@ -69,6 +84,8 @@ static const struct region regions[] = {
 	{ "pair_unmetered", &kprof_begin_pair_unmetered, &kprof_end_pair_unmetered },
 	{ "pair_plain", &kprof_begin_pair_plain, &kprof_end_pair_plain },
 	{ "pair_metered", &kprof_begin_pair_metered, &kprof_end_pair_metered },
+	{ "remote_client", &kprof_begin_remote_client, &kprof_end_remote_client },
+	{ "remote_peer", &kprof_begin_remote_peer, &kprof_end_remote_peer },
 };
 static int profiling; /* `kbench profile N` */
 /* The bracket of the loop being timed, or NULL: a global, so that no
@@ -266,8 +283,78 @@ static int start_server(const char *mode, uint32_t *task)
 	return r < 0 ? r : m.passed;
 }
 
+/* The remote ping-pong (above): its unbracketed warm-up, then N round
+ * trips of 1 byte, bracketed on each side. */
+#define REMOTE_WARMUP 50
+
+/* The peer: answer every message with its bytes; the WARMUP first ones
+ * unbracketed, the N next ones as region remote_peer; a 0-byte message
+ * ends it. */
+static int remote_peer(uint32_t n)
+{
+	if (bench_peer_greet() < 0)
+		return 1;
+	const struct region *r = region_named("remote_peer");
+	uint64_t t0 = 0;
+	for (uint32_t i = 0;; i++) {
+		if (i == REMOTE_WARMUP) {
+			t0 = now();
+			bracket(r->begin);
+		}
+		struct message m = message_into(in, sizeof in);
+		int len = receivemessage(&m);
+		if (len <= 0)
+			return len < 0;
+		if (sendmessage(BENCH_PEER_PARENT, in, (uint32_t)len, -1) < 0)
+			return 1;
+		if (i == REMOTE_WARMUP + n - 1) {
+			bracket(r->end);
+			profile_report(r, n, "clock", now() - t0);
+		}
+	}
+}
+
+static int remote(uint32_t node, uint32_t n)
+{
+	char nb[12];
+	snprintf(nb, sizeof nb, "%u", (unsigned)n);
+	const char *argv[] = { "kbench", "remote-peer", nb, NULL };
+	uint32_t task;
+	int link, r;
+	if ((r = bench_peer_start(node, argv, -1, &task, &link)) < 0) {
+		printf("kbench: cannot start the peer on node %u: %s\n", (unsigned)node, kerror_name(r));
+		return 1;
+	}
+	buf[0] = 0x5a;
+	for (uint32_t i = 0; i < REMOTE_WARMUP; i++) {
+		struct message m = message_into(in, sizeof in);
+		if (sendmessage(link, buf, 1, -1) < 0 || receivemessage(&m) != 1 || in[0] != 0x5a) {
+			printf("kbench: a remote round trip went wrong\n");
+			return 1;
+		}
+	}
+	active = region_named("remote_client");
+	uint64_t t0 = now();
+	bracket(active->begin);
+	for (uint32_t i = n; i > 0; i--) {
+		struct message m = message_into(in, sizeof in);
+		sendmessage(link, buf, 1, -1);
+		receivemessage(&m);
+	}
+	bracket(active->end);
+	uint64_t t1 = now();
+	profile_report(active, n, "clock", t1 - t0);
+	printf("kbench remote 1 %.1f\n", (double)(t1 - t0) / n);
+	sendmessage(link, buf, 0, -1); /* ends the peer */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 3 && !strcmp(argv[1], "remote"))
+		return remote((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]) ? (uint32_t)atoi(argv[3]) : 1);
+	if (argc > 2 && !strcmp(argv[1], "remote-peer"))
+		return remote_peer((uint32_t)atoi(argv[2]) ? (uint32_t)atoi(argv[2]) : 1);
 	if (argc > 1 && !strcmp(argv[1], "serve"))
 		return serve();
 	if (argc > 1 && !strcmp(argv[1], "serve-rr"))

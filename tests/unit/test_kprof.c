@@ -395,6 +395,48 @@ static void test_a_region_the_console_does_not_report_is_refused(void **state)
 	kprof_free(&p);
 }
 
+/* One region of two selected (a cluster node runs one part of kbench):
+ * the other's markers are data, its console line is passed over and it
+ * need not run; a region the program lacks, or a selection after the
+ * tables, is refused. */
+static void test_a_selected_region_alone_is_profiled(void **state)
+{
+	(void)state;
+	struct kprof p;
+	kprof_init(&p);
+	assert_int_equal(kprof_select(&p, "r"), 0);
+	for (size_t i = 0; i < sizeof KERNEL / sizeof *KERNEL; i++)
+		assert_int_equal(kprof_symbol_line(&p, KERNEL[i], KPROF_KERNEL, 0, "k.nm", i + 1), 0);
+	for (size_t i = 0; i < sizeof USER / sizeof *USER; i++)
+		assert_int_equal(kprof_symbol_line(&p, USER[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), 0);
+	assert_int_equal(p.nregions, 1);
+	assert_int_equal(kprof_region(&p, "s"), -1);
+	assert_int_equal(kprof_select(&p, "s"), -1);
+	assert_string_equal(p.err, "regions must be selected before the symbol tables are read");
+	run_log(&p);
+	feed(&p, trace(0x40012008)); /* s's markers: not brackets */
+	feed(&p, trace(0x40000012));
+	feed(&p, trace(0x4001200c));
+	assert_int_equal(kprof_log_done(&p), 0);
+	assert_int_equal(p.regions[0].total, 6);
+	assert_int_equal(kprof_console_line(&p, "kbench profile s 2 clock 100\n", "c", 1), 0);
+	assert_int_equal(kprof_console_line(&p, "kbench profile r 2 clock 12\n", "c", 2), 0);
+	assert_int_equal(p.regions[0].iterations, 2);
+	FILE *out = fopen("/dev/null", "w");
+	assert_int_equal(kprof_report(&p, out), 0);
+	fclose(out);
+	kprof_free(&p);
+
+	kprof_init(&p);
+	assert_int_equal(kprof_select(&p, "q"), 0);
+	for (size_t i = 0; i < sizeof USER / sizeof *USER; i++)
+		assert_int_equal(kprof_symbol_line(&p, USER[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), -1);
+	assert_string_equal(p.err, "region q was selected but the program has no marker kprof_begin_q");
+	kprof_free(&p);
+}
+
 static void test_dfilter_leaves_out_the_named_functions(void **state)
 {
 	(void)state;
@@ -424,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_console_lines_give_iterations_and_measure),
 		cmocka_unit_test(test_the_report_sorts_per_iteration_and_derives),
 		cmocka_unit_test(test_a_region_the_console_does_not_report_is_refused),
+		cmocka_unit_test(test_a_selected_region_alone_is_profiled),
 		cmocka_unit_test(test_dfilter_leaves_out_the_named_functions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
