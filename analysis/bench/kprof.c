@@ -42,8 +42,10 @@ void kprof_init(struct kprof *p)
 
 void kprof_free(struct kprof *p)
 {
-	for (size_t i = 0; i < p->nsyms; i++)
+	for (size_t i = 0; i < p->nsyms; i++) {
 		free(p->syms[i].name);
+		free(p->syms[i].file);
+	}
 	for (size_t i = 0; i < p->nregions; i++) {
 		free(p->regions[i].name);
 		free(p->regions[i].counts.pc);
@@ -157,7 +159,20 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 	if (!type || type == ' ' || type == '\n' || line[at + 1] != ' ')
 		return fail(p, path, lineno, at + 1, "expected a one-letter symbol type");
 	const char *name = line + at + 2;
-	size_t len = strcspn(name, "\r\n");
+	size_t len = strcspn(name, "\t\r\n");
+	const char *file = NULL; /* nm -l: TAB FILE:LINE */
+	size_t flen = 0;
+	if (name[len] == '\t') {
+		file = name + len + 1;
+		flen = strcspn(file, "\r\n");
+		size_t colon = flen;
+		while (colon > 0 && file[colon - 1] >= '0' && file[colon - 1] <= '9')
+			colon--;
+		if (!flen || colon == flen || colon < 2 || file[colon - 1] != ':')
+			return fail(p, path, lineno, (size_t)(file - line) + 1,
+				    "expected FILE:LINE after the name's tab (nm -l)");
+		flen = colon - 1;
+	}
 	if (!len)
 		return fail(p, path, lineno, at + 3, "expected a symbol name");
 	if (p->sorted)
@@ -205,6 +220,11 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 	struct kprof_sym *s = &p->syms[p->nsyms];
 	if (!(s->name = strndup(name, len)))
 		return fail(p, path, lineno, 1, "out of memory");
+	s->file = NULL;
+	if (file && !(s->file = strndup(file, flen))) {
+		free(s->name);
+		return fail(p, path, lineno, 1, "out of memory");
+	}
 	s->addr = (uint32_t)addr;
 	s->end = (uint32_t)(addr + size); /* size 0: up to the next symbol */
 	s->space = space;
@@ -303,7 +323,12 @@ int kprof_symbols_done(struct kprof *p)
 		if (k && p->syms[k - 1].addr == p->syms[i].addr) {
 			if (p->syms[i].end > p->syms[k - 1].end)
 				p->syms[k - 1].end = p->syms[i].end;
+			if (!p->syms[k - 1].file) {
+				p->syms[k - 1].file = p->syms[i].file;
+				p->syms[i].file = NULL;
+			}
 			free(p->syms[i].name);
+			free(p->syms[i].file);
 			continue;
 		}
 		p->syms[k++] = p->syms[i];
@@ -726,6 +751,16 @@ static int row_cmp(const void *a, const void *b)
 	return c ? c : x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+static const char **sort_files;
+
+static int file_row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	return strcmp(sort_files[x->slot], sort_files[y->slot]);
+}
+
 static void table(const struct kprof *p, FILE *out, const double *per, double total)
 {
 	size_t nslots = p->nsyms + KPROF_SPACES + 1, n = 0;
@@ -753,6 +788,79 @@ static void table(const struct kprof *p, FILE *out, const double *per, double to
 			sp == KPROF_KERNEL ? "kernel" : sp == KPROF_USER ? "program" : "-");
 		print_name(p, out, rows[i].slot);
 	}
+	free(rows);
+}
+
+/* Length of the directory every source file's path begins with, and one
+ * such path. */
+static size_t common_dir(const struct kprof *p, const char **one)
+{
+	const char *first = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const char *f = p->syms[i].file;
+		if (!f)
+			continue;
+		if (!first) {
+			first = f;
+			n = strlen(f);
+			continue;
+		}
+		size_t k = 0;
+		while (k < n && f[k] == first[k])
+			k++;
+		n = k;
+	}
+	while (n > 0 && first[n - 1] != '/')
+		n--;
+	*one = first;
+	return n;
+}
+
+/* The per-function counts `per` summed by source file, sorted. */
+static void by_file(const struct kprof *p, FILE *out, const double *per, double total)
+{
+	const char *one = NULL;
+	size_t nslots = p->nsyms + KPROF_SPACES + 1, nfiles = 0, skip = common_dir(p, &one);
+	const char **files = malloc(nslots * sizeof *files);
+	double *sum = calloc(nslots, sizeof *sum);
+	struct row *rows = malloc(nslots * sizeof *rows);
+	int any = 0;
+	if (!files || !sum || !rows)
+		goto out;
+	for (size_t s = 0; s < nslots; s++) {
+		const char *f = s < p->nsyms ? p->syms[s].file : NULL;
+		any |= f != NULL;
+		if (!f)
+			f = slot_space(p, s) == KPROF_KERNEL ? "(kernel, no source file)"
+				: slot_space(p, s) == KPROF_USER ? "(program, no source file)" : "(outside both)";
+		else
+			f += skip;
+		size_t k = 0;
+		while (k < nfiles && strcmp(files[k], f))
+			k++;
+		if (k == nfiles)
+			files[nfiles++] = f;
+		sum[k] += per[s];
+	}
+	if (!any)
+		goto out;
+	size_t n = 0;
+	for (size_t k = 0; k < nfiles; k++)
+		if (sum[k] != 0) {
+			rows[n].v = sum[k];
+			rows[n++].slot = k;
+		}
+	sort_files = files;
+	qsort(rows, n, sizeof *rows, file_row_cmp);
+	fprintf(out, "  by source file%s%.*s%s:\n", skip ? " (under " : "", (int)skip, skip ? one : "",
+		skip ? ")" : "");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %12.1f %6.1f%%  %s\n", rows[i].v, total ? 100 * rows[i].v / total : 0,
+			files[rows[i].slot]);
+out:
+	free(files);
+	free(sum);
 	free(rows);
 }
 
@@ -802,6 +910,7 @@ int kprof_report(const struct kprof *p, FILE *out)
 			(unsigned long long)g->measured_ns, (double)g->measured_ns / iters,
 			(long long)g->total - (long long)g->measured_ns, total - (double)g->measured_ns / iters);
 		table(p, out, per, total);
+		by_file(p, out, per, total);
 		fputc('\n', out);
 		free(per);
 	}
@@ -823,6 +932,7 @@ int kprof_report(const struct kprof *p, FILE *out)
 		fprintf(out, "derived %s = (%s - %s) / %g: %.1f per iteration (by the guest's own measures: %.1f)\n",
 			x->name, a->name, b->name, x->divisor, total, (ma - mb) / x->divisor);
 		table(p, out, pa, total);
+		by_file(p, out, pa, total);
 		fputc('\n', out);
 		free(pa);
 		free(pb);

@@ -4,6 +4,9 @@
  * line per executed instruction) and the symbol tables of the kernel and
  * the one user program (`nm -n -S --defined-only`).
  *
+ * A table made with `nm -l` names each function's source file (after a
+ * tab, FILE:LINE); the report then also sums each region by file.
+ *
  * A region is bracketed in the guest by executing the instruction at the
  * symbol `kprof_begin_NAME` and later the one at `kprof_end_NAME` (kbench
  * keeps both as one-instruction returns in its data, where no other
@@ -33,6 +36,7 @@ enum kprof_space { KPROF_KERNEL, KPROF_USER, KPROF_SPACES };
 struct kprof_sym {
 	uint32_t addr, end; /* [addr, end) */
 	char *name;
+	char *file;      /* source file (nm -l), or NULL */
 	int space, global;
 	int shared_name; /* another symbol has this name (statics of two files) */
 };
@@ -102,8 +106,8 @@ void kprof_free(struct kprof *p);
  * nodes (servers/bench/bench-remote.sh).  The string must outlive p. */
 int kprof_select(struct kprof *p, const char *name);
 
-/* One `nm -n -S --defined-only` line of the kernel's or the user
- * program's table; `thumb` clears bit 0 of code addresses (ARM). */
+/* One `nm -n -S --defined-only` line (`-l` adds TAB FILE:LINE) of the
+ * kernel's or the user program's table; `thumb` clears bit 0 of code addresses (ARM). */
 int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space, int thumb,
 		      const char *path, unsigned long lineno);
 /* A whole table from a stream. */
@@ -143,7 +147,9 @@ int kprof_region(const struct kprof *p, const char *name);
  * region).  A string to free, or NULL with err set. */
 char *kprof_dfilter(struct kprof *p, const char *const *skip, int nskip);
 
-/* The report: every region and derived profile, per iteration, sorted. */
+/* The report: every region and derived profile, per iteration, sorted;
+ * by function, then by source file when the tables name files (paths
+ * less the directory all of them share). */
 int kprof_report(const struct kprof *p, FILE *out);
 
 #endif

@@ -8,8 +8,8 @@
 # QEMUs log every instruction (servers/bench/qemu-kprof.sh, through PATH)
 # into a FIFO read by dpm-kprof (analysis/bench/kprof.h), which keeps only
 # the node's region (-r): nothing of the log is stored.  Writes
-#   OUTDIR/profile-remote-x86.txt  per round trip, per function, node 1
-#                                  then node 2
+#   OUTDIR/profile-remote-x86.txt  per round trip, per function and per
+#                                  source file, node 1 then node 2
 #   OUTDIR/profile-remote/         the nm tables, consoles, cluster state
 # PROFILE_ROUNDS=N sets N (200).  The cluster and the readers are stopped
 # on exit, whatever happens.
@@ -33,8 +33,10 @@ mkdir -p "$work/bin"
 rm -f "$work"/n?.log "$work"/n?.txt "$work"/n?.err
 
 prog=$(dirname "$kernel")/prog
-nm -n -S --defined-only "$kernel" >"$work/kernel.nm"
-for f in kbench pm ns init; do
+# (-l: each function's source file, so the profile is also summed by file)
+nm -n -S -l --defined-only "$kernel" >"$work/kernel.nm"
+nm -n -S -l --defined-only "$prog/kbench" >"$work/kbench.nm"
+for f in pm ns init; do
 	nm -n -S --defined-only "$prog/$f" >"$work/$f.nm"
 done
 filter=$("$kprof" --dfilter -k "$work/kernel.nm" -u "$work/kbench.nm" -s pit2_wait_below)

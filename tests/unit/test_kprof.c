@@ -437,6 +437,63 @@ static void test_a_selected_region_alone_is_profiled(void **state)
 	kprof_free(&p);
 }
 
+/* Tables made with `nm -l`: each function's file, the report summed by
+ * file under the directory all share; a bad FILE:LINE is named. */
+static void test_source_files_sum_the_report(void **state)
+{
+	(void)state;
+	static const char *const k[] = {
+		"00100000 00000010 T a\t/src/k/x.c:3\n",
+		"00100010 00000010 t b\t/src/k/x.c:9\n",
+		"00100020 00000010 T c\t/src/lib/y.c:1\n",
+		"00100030 00000010 T d\n", /* no debug information */
+	};
+	static const char *const u[] = {
+		"40000000 00000010 T main\t/src/u/m.c:5\n",
+		"40012000 00000004 D kprof_begin_r\n",
+		"40012004 00000004 D kprof_end_r\n",
+	};
+	struct kprof p;
+	kprof_init(&p);
+	for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+		assert_int_equal(kprof_symbol_line(&p, k[i], KPROF_KERNEL, 0, "k.nm", i + 1), 0);
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		assert_int_equal(kprof_symbol_line(&p, u[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), 0);
+	assert_string_equal(p.syms[kprof_lookup(&p, 0x100014)].file, "/src/k/x.c");
+	assert_string_equal(p.syms[kprof_lookup(&p, 0x100014)].name, "b");
+	feed(&p, trace(0x40012000));
+	const uint32_t pcs[] = { 0x100000, 0x100001, 0x100010, 0x100020, 0x100030, 0x40000000 };
+	for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++)
+		feed(&p, trace(pcs[i]));
+	feed(&p, trace(0x40012004));
+	assert_int_equal(kprof_log_done(&p), 0);
+	assert_int_equal(kprof_console_line(&p, "kbench profile r 1 clock 7\n", "c", 1), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(kprof_report(&p, out), 0);
+	fclose(out);
+	const char *want =
+		"  by source file (under /src/):\n"
+		"           3.0   42.9%  k/x.c\n"
+		"           1.0   14.3%  (kernel, no source file)\n"
+		"           1.0   14.3%  (program, no source file)\n"
+		"           1.0   14.3%  lib/y.c\n"
+		"           1.0   14.3%  u/m.c\n";
+	if (!strstr(text, want))
+		fail_msg("no by-file table in:\n%s", text);
+	free(text);
+	kprof_free(&p);
+
+	kprof_init(&p);
+	assert_int_equal(kprof_symbol_line(&p, "00100000 T a\t/src/x.c\n", KPROF_KERNEL, 0, "k.nm", 4), -1);
+	assert_string_equal(p.err, "k.nm:4:14: expected FILE:LINE after the name's tab (nm -l)");
+	assert_int_equal(kprof_symbol_line(&p, "00100000 T a\t:12\n", KPROF_KERNEL, 0, "k.nm", 5), -1);
+	assert_int_equal(p.nsyms, 0);
+	kprof_free(&p);
+}
+
 static void test_dfilter_leaves_out_the_named_functions(void **state)
 {
 	(void)state;
@@ -467,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_the_report_sorts_per_iteration_and_derives),
 		cmocka_unit_test(test_a_region_the_console_does_not_report_is_refused),
 		cmocka_unit_test(test_a_selected_region_alone_is_profiled),
+		cmocka_unit_test(test_source_files_sum_the_report),
 		cmocka_unit_test(test_dfilter_leaves_out_the_named_functions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
