@@ -654,15 +654,28 @@ int kprof_add_diff(struct kprof *p, const char *spec)
 	return 0;
 }
 
-int64_t *kprof_by_symbol(const struct kprof *p, int region)
+static int64_t *by_symbol(const struct kprof *p, int region, int entries)
 {
 	int64_t *by = calloc(p->nsyms + KPROF_SPACES + 1, sizeof *by);
 	if (!by)
 		return NULL;
 	const struct kprof_counts *c = &p->regions[region].counts;
-	for (size_t i = 0; i < c->len; i++)
-		by[kprof_lookup(p, c->pc[i])] += c->n[i];
+	for (size_t i = 0; i < c->len; i++) {
+		size_t s = kprof_lookup(p, c->pc[i]);
+		if (!entries || (s < p->nsyms && c->pc[i] == p->syms[s].addr))
+			by[s] += c->n[i];
+	}
 	return by;
+}
+
+int64_t *kprof_by_symbol(const struct kprof *p, int region)
+{
+	return by_symbol(p, region, 0);
+}
+
+int64_t *kprof_entries(const struct kprof *p, int region)
+{
+	return by_symbol(p, region, 1);
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -761,7 +774,7 @@ static int file_row_cmp(const void *a, const void *b)
 	return strcmp(sort_files[x->slot], sort_files[y->slot]);
 }
 
-static void table(const struct kprof *p, FILE *out, const double *per, double total)
+static void table(const struct kprof *p, FILE *out, const double *per, const double *entries, double total)
 {
 	size_t nslots = p->nsyms + KPROF_SPACES + 1, n = 0;
 	struct row *rows = malloc(nslots * sizeof *rows);
@@ -781,11 +794,11 @@ static void table(const struct kprof *p, FILE *out, const double *per, double to
 		total ? 100 * space[KPROF_KERNEL] / total : 0, space[KPROF_USER],
 		total ? 100 * space[KPROF_USER] / total : 0,
 		space[KPROF_SPACES] ? " and some outside both (see below)" : "");
-	fprintf(out, "  %12s %7s  %-7s  %s\n", "per iter", "share", "space", "function");
+	fprintf(out, "  %12s %7s %9s  %-7s  %s\n", "per iter", "share", "entries", "space", "function");
 	for (size_t i = 0; i < n; i++) {
 		int sp = slot_space(p, rows[i].slot);
-		fprintf(out, "  %12.1f %6.1f%%  %-7s  ", rows[i].v, total ? 100 * rows[i].v / total : 0,
-			sp == KPROF_KERNEL ? "kernel" : sp == KPROF_USER ? "program" : "-");
+		fprintf(out, "  %12.1f %6.1f%% %9.1f  %-7s  ", rows[i].v, total ? 100 * rows[i].v / total : 0,
+			entries[rows[i].slot], sp == KPROF_KERNEL ? "kernel" : sp == KPROF_USER ? "program" : "-");
 		print_name(p, out, rows[i].slot);
 	}
 	free(rows);
@@ -864,11 +877,11 @@ out:
 	free(rows);
 }
 
-static double *per_iteration(const struct kprof *p, int r)
+static double *per_iteration(const struct kprof *p, int r, int entries)
 {
 	const struct kprof_region *g = &p->regions[r];
 	size_t nslots = p->nsyms + KPROF_SPACES + 1;
-	int64_t *by = kprof_by_symbol(p, r);
+	int64_t *by = by_symbol(p, r, entries);
 	double *per = by ? malloc(nslots * sizeof *per) : NULL;
 	double iters = (double)g->iterations;
 	if (per)
@@ -897,9 +910,12 @@ int kprof_report(const struct kprof *p, FILE *out)
 			r++;
 		const struct kprof_region *g = &p->regions[r];
 		double iters = (double)g->iterations, total = (double)g->total / iters;
-		double *per = per_iteration(p, (int)r);
-		if (!per)
+		double *per = per_iteration(p, (int)r, 0), *ent = per_iteration(p, (int)r, 1);
+		if (!per || !ent) {
+			free(per);
+			free(ent);
 			return -1;
+		}
 		fprintf(out, "region %s: %llu iteration%s in %llu bracket%s, %llu instructions, %.1f per iteration\n",
 			g->name, (unsigned long long)g->iterations, iters == 1 ? "" : "s",
 			(unsigned long long)g->brackets, g->brackets == 1 ? "" : "s",
@@ -909,33 +925,41 @@ int kprof_report(const struct kprof *p, FILE *out)
 			strcmp(g->measure, "cpu") ? "node clock" : "the process's CPU time",
 			(unsigned long long)g->measured_ns, (double)g->measured_ns / iters,
 			(long long)g->total - (long long)g->measured_ns, total - (double)g->measured_ns / iters);
-		table(p, out, per, total);
+		table(p, out, per, ent, total);
 		by_file(p, out, per, total);
 		fputc('\n', out);
 		free(per);
+		free(ent);
 	}
 	for (size_t d = 0; d < p->ndiffs; d++) {
 		const struct kprof_diff *x = &p->diffs[d];
 		const struct kprof_region *a = &p->regions[x->a], *b = &p->regions[x->b];
-		double *pa = per_iteration(p, x->a), *pb = per_iteration(p, x->b);
-		if (!pa || !pb) {
+		double *pa = per_iteration(p, x->a, 0), *pb = per_iteration(p, x->b, 0);
+		double *ea = per_iteration(p, x->a, 1), *eb = per_iteration(p, x->b, 1);
+		if (!pa || !pb || !ea || !eb) {
 			free(pa);
 			free(pb);
+			free(ea);
+			free(eb);
 			return -1;
 		}
-		for (size_t s = 0; s < nslots; s++)
+		for (size_t s = 0; s < nslots; s++) {
 			pa[s] = (pa[s] - pb[s]) / x->divisor;
+			ea[s] = (ea[s] - eb[s]) / x->divisor;
+		}
 		double ta = (double)a->total / (double)a->iterations, tb = (double)b->total / (double)b->iterations;
 		double ma = (double)a->measured_ns / (double)a->iterations;
 		double mb = (double)b->measured_ns / (double)b->iterations;
 		double total = (ta - tb) / x->divisor;
 		fprintf(out, "derived %s = (%s - %s) / %g: %.1f per iteration (by the guest's own measures: %.1f)\n",
 			x->name, a->name, b->name, x->divisor, total, (ma - mb) / x->divisor);
-		table(p, out, pa, total);
+		table(p, out, pa, ea, total);
 		by_file(p, out, pa, total);
 		fputc('\n', out);
 		free(pa);
 		free(pb);
+		free(ea);
+		free(eb);
 	}
 	return 0;
 }

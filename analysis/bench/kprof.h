@@ -137,6 +137,9 @@ int kprof_add_diff(struct kprof *p, const char *spec);
 size_t kprof_lookup(const struct kprof *p, uint32_t pc);
 /* Instructions per symbol slot (nsyms + KPROF_SPACES + 1 slots) of a region. */
 int64_t *kprof_by_symbol(const struct kprof *p, int region);
+/* Per symbol slot, the instructions executed at the symbol's first
+ * address: its entries (calls, or jumps to its start) in the region. */
+int64_t *kprof_entries(const struct kprof *p, int region);
 /* Region index by name, or -1. */
 int kprof_region(const struct kprof *p, const char *name);
 
@@ -147,7 +150,8 @@ int kprof_region(const struct kprof *p, const char *name);
  * region).  A string to free, or NULL with err set. */
 char *kprof_dfilter(struct kprof *p, const char *const *skip, int nskip);
 
-/* The report: every region and derived profile, per iteration, sorted;
+/* The report: every region and derived profile, per iteration, sorted,
+ * each function with its entries per iteration;
  * by function, then by source file when the tables name files (paths
  * less the directory all of them share). */
 int kprof_report(const struct kprof *p, FILE *out);

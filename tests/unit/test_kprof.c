@@ -316,6 +316,17 @@ static void test_console_lines_give_iterations_and_measure(void **state)
 	kprof_free(&p);
 }
 
+/* The report as a string (to free). */
+static char *report_text(const struct kprof *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(kprof_report(p, out), 0);
+	fclose(out);
+	return text;
+}
+
 static void test_the_report_sorts_per_iteration_and_derives(void **state)
 {
 	(void)state;
@@ -337,11 +348,7 @@ static void test_the_report_sorts_per_iteration_and_derives(void **state)
 	assert_int_equal(kprof_add_diff(&p, "d=s-r"), -1);
 	assert_int_equal(kprof_add_diff(&p, "d=s-nope/2"), -1);
 	assert_string_equal(p.err, "`d=s-nope/2`: no region nope");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	assert_int_equal(kprof_report(&p, out), 0);
-	fclose(out);
+	char *text = report_text(&p);
 	const char *want =
 		"exec log: 23 lines, 1441 bytes, read as a stream\n"
 		"\n"
@@ -349,31 +356,31 @@ static void test_the_report_sorts_per_iteration_and_derives(void **state)
 		"  the guest's own measure (the process's CPU time) from its read before the bracket to its read "
 		"after: 14, 7.0 per iteration (log - measure: -8, -4.0 per iteration)\n"
 		"  kernel 1.0 (33.3%), program 2.0 (66.7%)\n"
-		"      per iter   share  space    function\n"
-		"           1.5   50.0%  program  main\n"
-		"           1.0   33.3%  kernel   sched_pick\n"
-		"           0.5   16.7%  program  kprof_begin_r\n"
+		"      per iter   share   entries  space    function\n"
+		"           1.5   50.0%       0.0  program  main\n"
+		"           1.0   33.3%       0.5  kernel   sched_pick\n"
+		"           0.5   16.7%       0.5  program  kprof_begin_r\n"
 		"\n"
 		"region s: 1 iteration in 1 bracket, 9 instructions, 9.0 per iteration\n"
 		"  the guest's own measure (node clock) from its read before the bracket to its read after: 9, "
 		"9.0 per iteration (log - measure: 0, +0.0 per iteration)\n"
 		"  kernel 4.0 (44.4%), program 5.0 (55.6%)\n"
-		"      per iter   share  space    function\n"
-		"           4.0   44.4%  program  main\n"
-		"           2.0   22.2%  kernel   sched_pick\n"
-		"           1.0   11.1%  program  kprof_begin_s\n"
-		"           1.0   11.1%  kernel   twice (0x100064)\n"
-		"           1.0   11.1%  kernel   twice (0x100068)\n"
+		"      per iter   share   entries  space    function\n"
+		"           4.0   44.4%       4.0  program  main\n"
+		"           2.0   22.2%       1.0  kernel   sched_pick\n"
+		"           1.0   11.1%       1.0  program  kprof_begin_s\n"
+		"           1.0   11.1%       1.0  kernel   twice (0x100064)\n"
+		"           1.0   11.1%       1.0  kernel   twice (0x100068)\n"
 		"\n"
 		"derived d = (s - r) / 2: 3.0 per iteration (by the guest's own measures: 1.0)\n"
 		"  kernel 1.5 (50.0%), program 1.5 (50.0%)\n"
-		"      per iter   share  space    function\n"
-		"           1.2   41.7%  program  main\n"
-		"           0.5   16.7%  program  kprof_begin_s\n"
-		"           0.5   16.7%  kernel   sched_pick\n"
-		"           0.5   16.7%  kernel   twice (0x100064)\n"
-		"           0.5   16.7%  kernel   twice (0x100068)\n"
-		"          -0.2   -8.3%  program  kprof_begin_r\n"
+		"      per iter   share   entries  space    function\n"
+		"           1.2   41.7%       2.0  program  main\n"
+		"           0.5   16.7%       0.5  program  kprof_begin_s\n"
+		"           0.5   16.7%       0.2  kernel   sched_pick\n"
+		"           0.5   16.7%       0.5  kernel   twice (0x100064)\n"
+		"           0.5   16.7%       0.5  kernel   twice (0x100068)\n"
+		"          -0.2   -8.3%      -0.2  program  kprof_begin_r\n"
 		"\n";
 	assert_string_equal(text, want);
 	free(text);
@@ -469,11 +476,7 @@ static void test_source_files_sum_the_report(void **state)
 	feed(&p, trace(0x40012004));
 	assert_int_equal(kprof_log_done(&p), 0);
 	assert_int_equal(kprof_console_line(&p, "kbench profile r 1 clock 7\n", "c", 1), 0);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	assert_int_equal(kprof_report(&p, out), 0);
-	fclose(out);
+	char *text = report_text(&p);
 	const char *want =
 		"  by source file (under /src/):\n"
 		"           3.0   42.9%  k/x.c\n"
