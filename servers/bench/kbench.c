@@ -31,6 +31,11 @@
  *   kbench profile REGION N clock NS
  * and the client also
  *   kbench remote 1 NS_PER_ROUND_TRIP
+ * `kbench remote-send NODE N` is the same one way, so that each side is
+ * alone on its node: after the warm-up N SENDs of 1 byte (asynchronous in
+ * virtual time, docs/remote.md), region remote_send, to `kbench
+ * remote-sink N`, which brackets its N RECEIVEs (region remote_receive)
+ * and answers the last; it prints `kbench remote-send 1 NS_PER_MESSAGE`.
  * A 0-byte message ends the peer.
  */
 #include <stdio.h>
@@ -70,6 +75,8 @@ KPROF_REGION(pair_plain)
 KPROF_REGION(pair_metered)
 KPROF_REGION(remote_client)
 KPROF_REGION(remote_peer)
+KPROF_REGION(remote_send)
+KPROF_REGION(remote_receive)
 
 struct region {
 	const char *name;
@@ -86,6 +93,8 @@ static const struct region regions[] = {
 	{ "pair_metered", &kprof_begin_pair_metered, &kprof_end_pair_metered },
 	{ "remote_client", &kprof_begin_remote_client, &kprof_end_remote_client },
 	{ "remote_peer", &kprof_begin_remote_peer, &kprof_end_remote_peer },
+	{ "remote_send", &kprof_begin_remote_send, &kprof_end_remote_send },
+	{ "remote_receive", &kprof_begin_remote_receive, &kprof_end_remote_receive },
 };
 static int profiling; /* `kbench profile N` */
 /* The bracket of the loop being timed, or NULL: a global, so that no
@@ -283,18 +292,19 @@ static int start_server(const char *mode, uint32_t *task)
 	return r < 0 ? r : m.passed;
 }
 
-/* The remote ping-pong (above): its unbracketed warm-up, then N round
- * trips of 1 byte, bracketed on each side. */
+/* The remote ping-pong and stream (above): an unbracketed warm-up of
+ * round trips, then N 1-byte messages bracketed on each side. */
 #define REMOTE_WARMUP 50
 
-/* The peer: answer every message with its bytes; the WARMUP first ones
- * unbracketed, the N next ones as region remote_peer; a 0-byte message
+/* The peer: answer the WARMUP first messages with their bytes, then the
+ * next N bracketed, answering each (the ping-pong, region remote_peer)
+ * or only the last (`oneway`, region remote_receive); a 0-byte message
  * ends it. */
-static int remote_peer(uint32_t n)
+static int remote_peer(uint32_t n, int oneway)
 {
 	if (bench_peer_greet() < 0)
 		return 1;
-	const struct region *r = region_named("remote_peer");
+	const struct region *r = region_named(oneway ? "remote_receive" : "remote_peer");
 	uint64_t t0 = 0;
 	for (uint32_t i = 0;; i++) {
 		if (i == REMOTE_WARMUP) {
@@ -305,20 +315,28 @@ static int remote_peer(uint32_t n)
 		int len = receivemessage(&m);
 		if (len <= 0)
 			return len < 0;
-		if (sendmessage(BENCH_PEER_PARENT, in, (uint32_t)len, -1) < 0)
+		int last = i == REMOTE_WARMUP + n - 1;
+		if (last && oneway) {
+			bracket(r->end);
+			profile_report(r, n, "clock", now() - t0);
+		}
+		if ((i < REMOTE_WARMUP || !oneway || last) && sendmessage(BENCH_PEER_PARENT, in, (uint32_t)len, -1) < 0)
 			return 1;
-		if (i == REMOTE_WARMUP + n - 1) {
+		if (last && !oneway) {
 			bracket(r->end);
 			profile_report(r, n, "clock", now() - t0);
 		}
 	}
 }
 
-static int remote(uint32_t node, uint32_t n)
+/* `kbench remote NODE N` (the ping-pong, region remote_client) or
+ * `kbench remote-send NODE N` (`oneway`: N SENDs, region remote_send,
+ * then the peer's one answer, unbracketed). */
+static int remote(uint32_t node, uint32_t n, int oneway)
 {
 	char nb[12];
 	snprintf(nb, sizeof nb, "%u", (unsigned)n);
-	const char *argv[] = { "kbench", "remote-peer", nb, NULL };
+	const char *argv[] = { "kbench", oneway ? "remote-sink" : "remote-peer", nb, NULL };
 	uint32_t task;
 	int link, r;
 	if ((r = bench_peer_start(node, argv, -1, &task, &link)) < 0) {
@@ -326,35 +344,49 @@ static int remote(uint32_t node, uint32_t n)
 		return 1;
 	}
 	buf[0] = 0x5a;
+	struct message m;
 	for (uint32_t i = 0; i < REMOTE_WARMUP; i++) {
-		struct message m = message_into(in, sizeof in);
+		m = message_into(in, sizeof in);
 		if (sendmessage(link, buf, 1, -1) < 0 || receivemessage(&m) != 1 || in[0] != 0x5a) {
 			printf("kbench: a remote round trip went wrong\n");
 			return 1;
 		}
 	}
-	active = region_named("remote_client");
+	active = region_named(oneway ? "remote_send" : "remote_client");
 	uint64_t t0 = now();
 	bracket(active->begin);
-	for (uint32_t i = n; i > 0; i--) {
-		struct message m = message_into(in, sizeof in);
-		sendmessage(link, buf, 1, -1);
-		receivemessage(&m);
-	}
+	if (oneway)
+		for (uint32_t i = n; i > 0; i--)
+			sendmessage(link, buf, 1, -1);
+	else
+		for (uint32_t i = n; i > 0; i--) {
+			m = message_into(in, sizeof in);
+			sendmessage(link, buf, 1, -1);
+			receivemessage(&m);
+		}
 	bracket(active->end);
 	uint64_t t1 = now();
 	profile_report(active, n, "clock", t1 - t0);
-	printf("kbench remote 1 %.1f\n", (double)(t1 - t0) / n);
+	printf("kbench %s 1 %.1f\n", oneway ? "remote-send" : "remote", (double)(t1 - t0) / n);
+	m = message_into(in, sizeof in);
+	if (oneway && receivemessage(&m) != 1) {
+		printf("kbench: the stream's answer went wrong\n");
+		return 1;
+	}
 	sendmessage(link, buf, 0, -1); /* ends the peer */
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc > 3 && !strcmp(argv[1], "remote"))
-		return remote((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]) ? (uint32_t)atoi(argv[3]) : 1);
-	if (argc > 2 && !strcmp(argv[1], "remote-peer"))
-		return remote_peer((uint32_t)atoi(argv[2]) ? (uint32_t)atoi(argv[2]) : 1);
+	if (argc > 3 && (!strcmp(argv[1], "remote") || !strcmp(argv[1], "remote-send"))) {
+		uint32_t n = (uint32_t)atoi(argv[3]);
+		return remote((uint32_t)atoi(argv[2]), n ? n : 1, argv[1][6] == '-');
+	}
+	if (argc > 2 && (!strcmp(argv[1], "remote-peer") || !strcmp(argv[1], "remote-sink"))) {
+		uint32_t n = (uint32_t)atoi(argv[2]);
+		return remote_peer(n ? n : 1, !strcmp(argv[1], "remote-sink"));
+	}
 	if (argc > 1 && !strcmp(argv[1], "serve"))
 		return serve();
 	if (argc > 1 && !strcmp(argv[1], "serve-rr"))
