@@ -240,6 +240,13 @@ void remote_tick(void)
 			send_credit(credits.peers[i].node);
 }
 
+/* Whether a process may wait for a credit (wait_credit): set once one
+ * blocks so, cleared by credit_heard_from's scan when it finds none still
+ * waiting, so that the scan of every process slot runs only while one may
+ * wait (every frame of a message exchange gives a credit back: it ran on
+ * each, 320 instructions of a remote message's taking-in). */
+static int credit_waiters;
+
 /* `node` gave credits back (deterministically: frames are delivered at
  * their virtual times): wake who waits for one, in process-table order;
  * each looks again. */
@@ -248,13 +255,19 @@ static void credit_heard_from(uint32_t node, uint32_t consumed)
 	int back = credit_heard(&credits, node, consumed);
 	if (back < 0)
 		kprintf("[node %u] remote: node %u gave back credits never given\n", node_id, node);
-	if (back <= 0)
+	if (back <= 0 || !credit_waiters)
 		return;
+	int waiting = 0;
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &proctab[i];
-		if (p->state == P_REMOTE && p->remote_credit && p->remote_node == node)
+		if (p->state != P_REMOTE || !p->remote_credit)
+			continue;
+		if (p->remote_node == node)
 			proc_set_state(p, P_RUNNABLE);
+		else
+			waiting = 1;
 	}
+	credit_waiters = waiting;
 }
 
 /* Virtual time: wait (P_REMOTE, remote_credit) until a message to `node`
@@ -268,6 +281,7 @@ static int32_t wait_credit(struct proc *p, uint32_t node)
 		p->remote_done = 0;
 		p->remote_credit = 1;
 		proc_set_state(p, P_REMOTE);
+		credit_waiters = 1;   /* after the state: a scan sees both or neither */
 		proc_block();
 		p->remote_credit = 0;
 		if (p->remote_done)
