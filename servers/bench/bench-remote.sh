@@ -66,8 +66,10 @@ run() {
 	PATH=$work/bin:$PATH KPROF_QEMU=$real KPROF_DFILTER=$filter KPROF_LOGS=$work \
 		"$dpm" cluster up --no-services --timeout 300 --dir "$state" -f "$work/$name.cluster" \
 		--kernel "$kernel" >/dev/null
+	# until node 1's program ends, or its log's reader does (its QEMU gone)
 	for ((i = 0; i < 3000; i++)); do
 		grep -q '^init: .* ended' "$state/n1.console" && break
+		kill -0 "${readers[0]}" 2>/dev/null || break
 		sleep 0.2
 	done
 	"$dpm" cluster down --dir "$state" >/dev/null
