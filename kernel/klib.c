@@ -73,9 +73,20 @@ KLIB_COPY void *memset(void *d, int c, size_t n)
 	return d;
 }
 
+/* Word by word while both sides are alike aligned and equal, then byte by
+ * byte from the first word that differs: vlink.c compares each 136-byte
+ * time report with the last one sent on every look at the horizon, 5,000
+ * instructions a remote round trip byte by byte (make bench-remote). */
 int memcmp(const void *a, const void *b, size_t n)
 {
 	const uint8_t *x = a, *y = b;
+	if (!(((uintptr_t)x ^ (uintptr_t)y) & 3)) {
+		for (; n && ((uintptr_t)x & 3); n--, x++, y++)
+			if (*x != *y)
+				return *x - *y;
+		for (; n >= 4 && *(const kword *)x == *(const kword *)y; n -= 4)
+			x += 4, y += 4;
+	}
 	for (; n; n--, x++, y++)
 		if (*x != *y)
 			return *x - *y;

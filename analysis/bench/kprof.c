@@ -42,8 +42,10 @@ void kprof_init(struct kprof *p)
 
 void kprof_free(struct kprof *p)
 {
-	for (size_t i = 0; i < p->nsyms; i++)
+	for (size_t i = 0; i < p->nsyms; i++) {
 		free(p->syms[i].name);
+		free(p->syms[i].file);
+	}
 	for (size_t i = 0; i < p->nregions; i++) {
 		free(p->regions[i].name);
 		free(p->regions[i].counts.pc);
@@ -88,6 +90,28 @@ static int region_named(struct kprof *p, const char *name, size_t len)
 int kprof_region(const struct kprof *p, const char *name)
 {
 	return region_named((struct kprof *)p, name, strlen(name));
+}
+
+int kprof_select(struct kprof *p, const char *name)
+{
+	if (p->nsyms || p->nregions)
+		return fail(p, NULL, 0, 0, "regions must be selected before the symbol tables are read");
+	if (!*name)
+		return fail(p, NULL, 0, 0, "an empty region name");
+	if (p->nselected == (int)(sizeof p->selected / sizeof p->selected[0]))
+		return fail(p, NULL, 0, 0, "more than %d regions selected", p->nselected);
+	p->selected[p->nselected++] = name;
+	return 0;
+}
+
+/* Whether region `name` (len bytes) is profiled: every region when none
+ * is selected. */
+static int wanted(const struct kprof *p, const char *name, size_t len)
+{
+	for (int i = 0; i < p->nselected; i++)
+		if (strlen(p->selected[i]) == len && !memcmp(p->selected[i], name, len))
+			return 1;
+	return !p->nselected;
 }
 
 static int new_region(struct kprof *p, const char *name, size_t len)
@@ -135,7 +159,20 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 	if (!type || type == ' ' || type == '\n' || line[at + 1] != ' ')
 		return fail(p, path, lineno, at + 1, "expected a one-letter symbol type");
 	const char *name = line + at + 2;
-	size_t len = strcspn(name, "\r\n");
+	size_t len = strcspn(name, "\t\r\n");
+	const char *file = NULL; /* nm -l: TAB FILE:LINE */
+	size_t flen = 0;
+	if (name[len] == '\t') {
+		file = name + len + 1;
+		flen = strcspn(file, "\r\n");
+		size_t colon = flen;
+		while (colon > 0 && file[colon - 1] >= '0' && file[colon - 1] <= '9')
+			colon--;
+		if (!flen || colon == flen || colon < 2 || file[colon - 1] != ':')
+			return fail(p, path, lineno, (size_t)(file - line) + 1,
+				    "expected FILE:LINE after the name's tab (nm -l)");
+		flen = colon - 1;
+	}
 	if (!len)
 		return fail(p, path, lineno, at + 3, "expected a symbol name");
 	if (p->sorted)
@@ -145,6 +182,11 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 		marker = 1;
 	if (space == KPROF_USER && len > strlen(END_PREFIX) && !strncmp(name, END_PREFIX, strlen(END_PREFIX)))
 		marker = 2;
+	if (marker) {
+		size_t pre = strlen(marker == 1 ? BEGIN_PREFIX : END_PREFIX);
+		if (!wanted(p, name + pre, len - pre))
+			marker = 0; /* not selected: plain data */
+	}
 	if (name[0] == '$' || (!marker && !code_type(type)))
 		return 0; /* ARM mapping symbols, data */
 	if (thumb && code_type(type))
@@ -178,6 +220,11 @@ int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space,
 	struct kprof_sym *s = &p->syms[p->nsyms];
 	if (!(s->name = strndup(name, len)))
 		return fail(p, path, lineno, 1, "out of memory");
+	s->file = NULL;
+	if (file && !(s->file = strndup(file, flen))) {
+		free(s->name);
+		return fail(p, path, lineno, 1, "out of memory");
+	}
 	s->addr = (uint32_t)addr;
 	s->end = (uint32_t)(addr + size); /* size 0: up to the next symbol */
 	s->space = space;
@@ -266,13 +313,22 @@ int kprof_symbols_done(struct kprof *p)
 {
 	if (p->sorted)
 		return 0;
+	for (int i = 0; i < p->nselected; i++)
+		if (kprof_region(p, p->selected[i]) < 0)
+			return fail(p, NULL, 0, 0, "region %s was selected but the program has no marker "
+				    "kprof_begin_%s", p->selected[i], p->selected[i]);
 	qsort(p->syms, p->nsyms, sizeof *p->syms, sym_cmp);
 	size_t k = 0; /* one symbol per address */
 	for (size_t i = 0; i < p->nsyms; i++) {
 		if (k && p->syms[k - 1].addr == p->syms[i].addr) {
 			if (p->syms[i].end > p->syms[k - 1].end)
 				p->syms[k - 1].end = p->syms[i].end;
+			if (!p->syms[k - 1].file) {
+				p->syms[k - 1].file = p->syms[i].file;
+				p->syms[i].file = NULL;
+			}
 			free(p->syms[i].name);
+			free(p->syms[i].file);
 			continue;
 		}
 		p->syms[k++] = p->syms[i];
@@ -529,6 +585,8 @@ int kprof_console_line(struct kprof *p, const char *line, const char *path, unsi
 		return 0;
 	size_t at = sizeof PRE - 1, len = strcspn(line + at, " \r\n");
 	int r = len ? region_named(p, line + at, len) : -1;
+	if (r < 0 && len && !wanted(p, line + at, len))
+		return 0; /* a region not selected */
 	if (r < 0)
 		return fail(p, path, lineno, at + 1, "no region %.*s in the program's symbols", (int)len, line + at);
 	at += len;
@@ -596,15 +654,28 @@ int kprof_add_diff(struct kprof *p, const char *spec)
 	return 0;
 }
 
-int64_t *kprof_by_symbol(const struct kprof *p, int region)
+static int64_t *by_symbol(const struct kprof *p, int region, int entries)
 {
 	int64_t *by = calloc(p->nsyms + KPROF_SPACES + 1, sizeof *by);
 	if (!by)
 		return NULL;
 	const struct kprof_counts *c = &p->regions[region].counts;
-	for (size_t i = 0; i < c->len; i++)
-		by[kprof_lookup(p, c->pc[i])] += c->n[i];
+	for (size_t i = 0; i < c->len; i++) {
+		size_t s = kprof_lookup(p, c->pc[i]);
+		if (!entries || (s < p->nsyms && c->pc[i] == p->syms[s].addr))
+			by[s] += c->n[i];
+	}
 	return by;
+}
+
+int64_t *kprof_by_symbol(const struct kprof *p, int region)
+{
+	return by_symbol(p, region, 0);
+}
+
+int64_t *kprof_entries(const struct kprof *p, int region)
+{
+	return by_symbol(p, region, 1);
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -693,7 +764,17 @@ static int row_cmp(const void *a, const void *b)
 	return c ? c : x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-static void table(const struct kprof *p, FILE *out, const double *per, double total)
+static const char **sort_files;
+
+static int file_row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	return strcmp(sort_files[x->slot], sort_files[y->slot]);
+}
+
+static void table(const struct kprof *p, FILE *out, const double *per, const double *entries, double total)
 {
 	size_t nslots = p->nsyms + KPROF_SPACES + 1, n = 0;
 	struct row *rows = malloc(nslots * sizeof *rows);
@@ -713,21 +794,94 @@ static void table(const struct kprof *p, FILE *out, const double *per, double to
 		total ? 100 * space[KPROF_KERNEL] / total : 0, space[KPROF_USER],
 		total ? 100 * space[KPROF_USER] / total : 0,
 		space[KPROF_SPACES] ? " and some outside both (see below)" : "");
-	fprintf(out, "  %12s %7s  %-7s  %s\n", "per iter", "share", "space", "function");
+	fprintf(out, "  %12s %7s %9s  %-7s  %s\n", "per iter", "share", "entries", "space", "function");
 	for (size_t i = 0; i < n; i++) {
 		int sp = slot_space(p, rows[i].slot);
-		fprintf(out, "  %12.1f %6.1f%%  %-7s  ", rows[i].v, total ? 100 * rows[i].v / total : 0,
-			sp == KPROF_KERNEL ? "kernel" : sp == KPROF_USER ? "program" : "-");
+		fprintf(out, "  %12.1f %6.1f%% %9.1f  %-7s  ", rows[i].v, total ? 100 * rows[i].v / total : 0,
+			entries[rows[i].slot], sp == KPROF_KERNEL ? "kernel" : sp == KPROF_USER ? "program" : "-");
 		print_name(p, out, rows[i].slot);
 	}
 	free(rows);
 }
 
-static double *per_iteration(const struct kprof *p, int r)
+/* Length of the directory every source file's path begins with, and one
+ * such path. */
+static size_t common_dir(const struct kprof *p, const char **one)
+{
+	const char *first = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const char *f = p->syms[i].file;
+		if (!f)
+			continue;
+		if (!first) {
+			first = f;
+			n = strlen(f);
+			continue;
+		}
+		size_t k = 0;
+		while (k < n && f[k] == first[k])
+			k++;
+		n = k;
+	}
+	while (n > 0 && first[n - 1] != '/')
+		n--;
+	*one = first;
+	return n;
+}
+
+/* The per-function counts `per` summed by source file, sorted. */
+static void by_file(const struct kprof *p, FILE *out, const double *per, double total)
+{
+	const char *one = NULL;
+	size_t nslots = p->nsyms + KPROF_SPACES + 1, nfiles = 0, skip = common_dir(p, &one);
+	const char **files = malloc(nslots * sizeof *files);
+	double *sum = calloc(nslots, sizeof *sum);
+	struct row *rows = malloc(nslots * sizeof *rows);
+	int any = 0;
+	if (!files || !sum || !rows)
+		goto out;
+	for (size_t s = 0; s < nslots; s++) {
+		const char *f = s < p->nsyms ? p->syms[s].file : NULL;
+		any |= f != NULL;
+		if (!f)
+			f = slot_space(p, s) == KPROF_KERNEL ? "(kernel, no source file)"
+				: slot_space(p, s) == KPROF_USER ? "(program, no source file)" : "(outside both)";
+		else
+			f += skip;
+		size_t k = 0;
+		while (k < nfiles && strcmp(files[k], f))
+			k++;
+		if (k == nfiles)
+			files[nfiles++] = f;
+		sum[k] += per[s];
+	}
+	if (!any)
+		goto out;
+	size_t n = 0;
+	for (size_t k = 0; k < nfiles; k++)
+		if (sum[k] != 0) {
+			rows[n].v = sum[k];
+			rows[n++].slot = k;
+		}
+	sort_files = files;
+	qsort(rows, n, sizeof *rows, file_row_cmp);
+	fprintf(out, "  by source file%s%.*s%s:\n", skip ? " (under " : "", (int)skip, skip ? one : "",
+		skip ? ")" : "");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %12.1f %6.1f%%  %s\n", rows[i].v, total ? 100 * rows[i].v / total : 0,
+			files[rows[i].slot]);
+out:
+	free(files);
+	free(sum);
+	free(rows);
+}
+
+static double *per_iteration(const struct kprof *p, int r, int entries)
 {
 	const struct kprof_region *g = &p->regions[r];
 	size_t nslots = p->nsyms + KPROF_SPACES + 1;
-	int64_t *by = kprof_by_symbol(p, r);
+	int64_t *by = by_symbol(p, r, entries);
 	double *per = by ? malloc(nslots * sizeof *per) : NULL;
 	double iters = (double)g->iterations;
 	if (per)
@@ -756,9 +910,12 @@ int kprof_report(const struct kprof *p, FILE *out)
 			r++;
 		const struct kprof_region *g = &p->regions[r];
 		double iters = (double)g->iterations, total = (double)g->total / iters;
-		double *per = per_iteration(p, (int)r);
-		if (!per)
+		double *per = per_iteration(p, (int)r, 0), *ent = per_iteration(p, (int)r, 1);
+		if (!per || !ent) {
+			free(per);
+			free(ent);
 			return -1;
+		}
 		fprintf(out, "region %s: %llu iteration%s in %llu bracket%s, %llu instructions, %.1f per iteration\n",
 			g->name, (unsigned long long)g->iterations, iters == 1 ? "" : "s",
 			(unsigned long long)g->brackets, g->brackets == 1 ? "" : "s",
@@ -768,31 +925,41 @@ int kprof_report(const struct kprof *p, FILE *out)
 			strcmp(g->measure, "cpu") ? "node clock" : "the process's CPU time",
 			(unsigned long long)g->measured_ns, (double)g->measured_ns / iters,
 			(long long)g->total - (long long)g->measured_ns, total - (double)g->measured_ns / iters);
-		table(p, out, per, total);
+		table(p, out, per, ent, total);
+		by_file(p, out, per, total);
 		fputc('\n', out);
 		free(per);
+		free(ent);
 	}
 	for (size_t d = 0; d < p->ndiffs; d++) {
 		const struct kprof_diff *x = &p->diffs[d];
 		const struct kprof_region *a = &p->regions[x->a], *b = &p->regions[x->b];
-		double *pa = per_iteration(p, x->a), *pb = per_iteration(p, x->b);
-		if (!pa || !pb) {
+		double *pa = per_iteration(p, x->a, 0), *pb = per_iteration(p, x->b, 0);
+		double *ea = per_iteration(p, x->a, 1), *eb = per_iteration(p, x->b, 1);
+		if (!pa || !pb || !ea || !eb) {
 			free(pa);
 			free(pb);
+			free(ea);
+			free(eb);
 			return -1;
 		}
-		for (size_t s = 0; s < nslots; s++)
+		for (size_t s = 0; s < nslots; s++) {
 			pa[s] = (pa[s] - pb[s]) / x->divisor;
+			ea[s] = (ea[s] - eb[s]) / x->divisor;
+		}
 		double ta = (double)a->total / (double)a->iterations, tb = (double)b->total / (double)b->iterations;
 		double ma = (double)a->measured_ns / (double)a->iterations;
 		double mb = (double)b->measured_ns / (double)b->iterations;
 		double total = (ta - tb) / x->divisor;
 		fprintf(out, "derived %s = (%s - %s) / %g: %.1f per iteration (by the guest's own measures: %.1f)\n",
 			x->name, a->name, b->name, x->divisor, total, (ma - mb) / x->divisor);
-		table(p, out, pa, total);
+		table(p, out, pa, ea, total);
+		by_file(p, out, pa, total);
 		fputc('\n', out);
 		free(pa);
 		free(pb);
+		free(ea);
+		free(eb);
 	}
 	return 0;
 }

@@ -4,6 +4,9 @@
  * line per executed instruction) and the symbol tables of the kernel and
  * the one user program (`nm -n -S --defined-only`).
  *
+ * A table made with `nm -l` names each function's source file (after a
+ * tab, FILE:LINE); the report then also sums each region by file.
+ *
  * A region is bracketed in the guest by executing the instruction at the
  * symbol `kprof_begin_NAME` and later the one at `kprof_end_NAME` (kbench
  * keeps both as one-instruction returns in its data, where no other
@@ -33,6 +36,7 @@ enum kprof_space { KPROF_KERNEL, KPROF_USER, KPROF_SPACES };
 struct kprof_sym {
 	uint32_t addr, end; /* [addr, end) */
 	char *name;
+	char *file;      /* source file (nm -l), or NULL */
 	int space, global;
 	int shared_name; /* another symbol has this name (statics of two files) */
 };
@@ -86,14 +90,24 @@ struct kprof {
 	uint32_t last_pc;
 	uint64_t lines, bytes;     /* log lines and bytes taken */
 	int reported;              /* regions the console has named */
+	/* kprof_select's names (the caller's strings); none: every region */
+	const char *selected[16];
+	int nselected;
 	char err[512];
 };
 
 void kprof_init(struct kprof *p);
 void kprof_free(struct kprof *p);
 
-/* One `nm -n -S --defined-only` line of the kernel's or the user
- * program's table; `thumb` clears bit 0 of code addresses (ARM). */
+/* Profile only region `name` (called before the tables, once per region,
+ * at most 16): the program's other markers are then plain data, their
+ * console lines are passed over, and they need not run.  A node of a
+ * cluster runs one part of a program whose regions are split between
+ * nodes (servers/bench/bench-remote.sh).  The string must outlive p. */
+int kprof_select(struct kprof *p, const char *name);
+
+/* One `nm -n -S --defined-only` line (`-l` adds TAB FILE:LINE) of the
+ * kernel's or the user program's table; `thumb` clears bit 0 of code addresses (ARM). */
 int kprof_symbol_line(struct kprof *p, const char *line, enum kprof_space space, int thumb,
 		      const char *path, unsigned long lineno);
 /* A whole table from a stream. */
@@ -123,6 +137,9 @@ int kprof_add_diff(struct kprof *p, const char *spec);
 size_t kprof_lookup(const struct kprof *p, uint32_t pc);
 /* Instructions per symbol slot (nsyms + KPROF_SPACES + 1 slots) of a region. */
 int64_t *kprof_by_symbol(const struct kprof *p, int region);
+/* Per symbol slot, the instructions executed at the symbol's first
+ * address: its entries (calls, or jumps to its start) in the region. */
+int64_t *kprof_entries(const struct kprof *p, int region);
 /* Region index by name, or -1. */
 int kprof_region(const struct kprof *p, const char *name);
 
@@ -133,7 +150,10 @@ int kprof_region(const struct kprof *p, const char *name);
  * region).  A string to free, or NULL with err set. */
 char *kprof_dfilter(struct kprof *p, const char *const *skip, int nskip);
 
-/* The report: every region and derived profile, per iteration, sorted. */
+/* The report: every region and derived profile, per iteration, sorted,
+ * each function with its entries per iteration;
+ * by function, then by source file when the tables name files (paths
+ * less the directory all of them share). */
 int kprof_report(const struct kprof *p, FILE *out);
 
 #endif

@@ -2,15 +2,16 @@
  * analysis/bench/kprof_main.c - dpm-kprof, the command over kprof.c:
  *
  *   dpm-kprof [--thumb] -k KERNEL_NM -u PROGRAM_NM [-x OTHER_NM]... -c CONSOLE
- *             [-d NAME=A-B/DIVISOR]... [LOG]
+ *             [-r REGION]... [-d NAME=A-B/DIVISOR]... [LOG]
  *
  * KERNEL_NM, PROGRAM_NM, OTHER_NM: `nm -n -S --defined-only` of the kernel,
  * of the program holding the kprof_begin_/kprof_end_ markers and of the
  * other programs that run on the node (their code must end below the
  * markers); CONSOLE: the guest's console with its `kbench profile` lines;
  * LOG: QEMU's `-singlestep -d exec,nochain` log (standard input if absent
- * or "-", so it can be streamed through a pipe and never stored).  Writes
- * the profile to standard output.
+ * or "-", so it can be streamed through a pipe and never stored); REGION:
+ * profile only these of the program's regions (kprof_select; a cluster
+ * node runs one part of kbench).  Writes the profile to standard output.
  *
  *   dpm-kprof --dfilter [--thumb] -k KERNEL_NM -u PROGRAM_NM [-s FUNCTION]...
  *
@@ -28,7 +29,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: dpm-kprof [--thumb] -k KERNEL_NM -u PROGRAM_NM [-x OTHER_NM]... -c CONSOLE "
-		"[-d NAME=A-B/DIVISOR]... [LOG]\n"
+		"[-r REGION]... [-d NAME=A-B/DIVISOR]... [LOG]\n"
 		"       dpm-kprof --dfilter [--thumb] -k KERNEL_NM -u PROGRAM_NM [-s SKIPPED_FUNCTION]...\n");
 	return 2;
 }
@@ -63,8 +64,8 @@ static int input(struct kprof *p, const char *path, enum what w, int thumb)
 int main(int argc, char **argv)
 {
 	const char *kernel = NULL, *user = NULL, *console = NULL, *log = "-";
-	const char *others[16], *diffs[16], *skips[16];
-	int nothers = 0, ndiffs = 0, nskips = 0, thumb = 0, dfilter = 0, i;
+	const char *others[16], *diffs[16], *skips[16], *regions[16];
+	int nothers = 0, ndiffs = 0, nskips = 0, nregions = 0, thumb = 0, dfilter = 0, i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--thumb") || !strcmp(a, "--dfilter")) {
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
 		case 'x': if (nothers == 16) return usage(); others[nothers++] = v; break;
 		case 'd': if (ndiffs == 16) return usage(); diffs[ndiffs++] = v; break;
 		case 's': if (nskips == 16) return usage(); skips[nskips++] = v; break;
+		case 'r': if (nregions == 16) return usage(); regions[nregions++] = v; break;
 		default: return usage();
 		}
 	}
@@ -93,7 +95,14 @@ int main(int argc, char **argv)
 
 	struct kprof p;
 	kprof_init(&p);
-	int r = input(&p, kernel, SYMBOLS_KERNEL, thumb);
+	int r = 0;
+	for (int k = 0; !r && k < nregions; k++)
+		if (kprof_select(&p, regions[k]) < 0) {
+			fprintf(stderr, "dpm-kprof: %s\n", p.err);
+			r = 2;
+		}
+	if (!r)
+		r = input(&p, kernel, SYMBOLS_KERNEL, thumb);
 	if (!r)
 		r = input(&p, user, SYMBOLS_USER, thumb);
 	for (int k = 0; !r && k < nothers; k++)

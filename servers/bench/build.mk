@@ -1,6 +1,6 @@
 # servers/bench/build.mk - benchmark programs and `make bench-kernel`.
 PROGRAMS += kbench
-kbench_SRCS := servers/bench/kbench.c
+kbench_SRCS := servers/bench/kbench.c servers/bench/bench_pair.c
 
 BENCH_TARGETS += bench-kernel
 .PHONY: bench-kernel
@@ -8,6 +8,13 @@ bench-kernel: all $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf $(BUIL
 		$(foreach n,1 2 3,$(BUILD)/x86/cut$(n)/kernel.elf $(BUILD)/arm/cut$(n)/kernel.elf)
 	bash servers/bench/bench-kernel.sh $(BUILD)/x86/kernel.elf $(BUILD)/x86/nometer/kernel.elf $(BUILD)/arm/kernel.elf \
 		$(BUILD)/arm/nometer/kernel.elf $(BUILD)/bench $(KPROF)
+
+# Where a remote 1-byte message's instructions go, per function on both
+# nodes of a 2-node cluster (docs/kernel-calls.md, the end of "Cost").
+BENCH_TARGETS += bench-remote
+.PHONY: bench-remote
+bench-remote: all $(KPROF)
+	bash servers/bench/bench-remote.sh $(DPM) $(BUILD)/x86/kernel.elf $(BUILD)/bench $(KPROF)
 
 # Message delivery times, local and across nodes (docs/mtime.md).
 PROGRAMS += pingpong

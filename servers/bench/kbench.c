@@ -20,6 +20,23 @@
  * what its own measure saw over the bracket (`make bench-kernel` writes the
  * profile; docs/kernel-calls.md "Cost").  Without `profile` a bracket is
  * one untaken branch at each end of a timed loop.
+ *
+ * `kbench remote NODE N` (`make bench-remote`, servers/bench/bench-remote.sh)
+ * is a remote ping-pong profiled on both nodes: it starts `kbench
+ * remote-peer N` on node NODE, exchanges WARMUP 1-byte messages with it
+ * unbracketed, then N bracketed (SENDMESSAGE, RECEIVEMESSAGE of the
+ * answer: pingpong's round trip, docs/mtime.md), region remote_client; the
+ * peer brackets its N (RECEIVEMESSAGE, SENDMESSAGE back) as region
+ * remote_peer and reports it on its own node's console.  Each prints
+ *   kbench profile REGION N clock NS
+ * and the client also
+ *   kbench remote 1 NS_PER_ROUND_TRIP
+ * `kbench remote-send NODE N` is the same one way, so that each side is
+ * alone on its node: after the warm-up N SENDs of 1 byte (asynchronous in
+ * virtual time, docs/remote.md), region remote_send, to `kbench
+ * remote-sink N`, which brackets its N RECEIVEs (region remote_receive)
+ * and answers the last; it prints `kbench remote-send 1 NS_PER_MESSAGE`.
+ * A 0-byte message ends the peer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +45,7 @@
 #include "servers/lib/demos.h"
 #include "servers/lib/pm.h"
 #include "kernel/abi/trace.h"
+#include "bench_pair.h"
 
 #define ROUNDS 20000
 
@@ -55,6 +73,10 @@ KPROF_REGION(call_rr)
 KPROF_REGION(pair_unmetered)
 KPROF_REGION(pair_plain)
 KPROF_REGION(pair_metered)
+KPROF_REGION(remote_client)
+KPROF_REGION(remote_peer)
+KPROF_REGION(remote_send)
+KPROF_REGION(remote_receive)
 
 struct region {
 	const char *name;
@@ -69,6 +91,10 @@ static const struct region regions[] = {
 	{ "pair_unmetered", &kprof_begin_pair_unmetered, &kprof_end_pair_unmetered },
 	{ "pair_plain", &kprof_begin_pair_plain, &kprof_end_pair_plain },
 	{ "pair_metered", &kprof_begin_pair_metered, &kprof_end_pair_metered },
+	{ "remote_client", &kprof_begin_remote_client, &kprof_end_remote_client },
+	{ "remote_peer", &kprof_begin_remote_peer, &kprof_end_remote_peer },
+	{ "remote_send", &kprof_begin_remote_send, &kprof_end_remote_send },
+	{ "remote_receive", &kprof_begin_remote_receive, &kprof_end_remote_receive },
 };
 static int profiling; /* `kbench profile N` */
 /* The bracket of the loop being timed, or NULL: a global, so that no
@@ -266,8 +292,101 @@ static int start_server(const char *mode, uint32_t *task)
 	return r < 0 ? r : m.passed;
 }
 
+/* The remote ping-pong and stream (above): an unbracketed warm-up of
+ * round trips, then N 1-byte messages bracketed on each side. */
+#define REMOTE_WARMUP 50
+
+/* The peer: answer the WARMUP first messages with their bytes, then the
+ * next N bracketed, answering each (the ping-pong, region remote_peer)
+ * or only the last (`oneway`, region remote_receive); a 0-byte message
+ * ends it. */
+static int remote_peer(uint32_t n, int oneway)
+{
+	if (bench_peer_greet() < 0)
+		return 1;
+	const struct region *r = region_named(oneway ? "remote_receive" : "remote_peer");
+	uint64_t t0 = 0;
+	for (uint32_t i = 0;; i++) {
+		if (i == REMOTE_WARMUP) {
+			t0 = now();
+			bracket(r->begin);
+		}
+		struct message m = message_into(in, sizeof in);
+		int len = receivemessage(&m);
+		if (len <= 0)
+			return len < 0;
+		int last = i == REMOTE_WARMUP + n - 1;
+		if (last && oneway) {
+			bracket(r->end);
+			profile_report(r, n, "clock", now() - t0);
+		}
+		if ((i < REMOTE_WARMUP || !oneway || last) && sendmessage(BENCH_PEER_PARENT, in, (uint32_t)len, -1) < 0)
+			return 1;
+		if (last && !oneway) {
+			bracket(r->end);
+			profile_report(r, n, "clock", now() - t0);
+		}
+	}
+}
+
+/* `kbench remote NODE N` (the ping-pong, region remote_client) or
+ * `kbench remote-send NODE N` (`oneway`: N SENDs, region remote_send,
+ * then the peer's one answer, unbracketed). */
+static int remote(uint32_t node, uint32_t n, int oneway)
+{
+	char nb[12];
+	snprintf(nb, sizeof nb, "%u", (unsigned)n);
+	const char *argv[] = { "kbench", oneway ? "remote-sink" : "remote-peer", nb, NULL };
+	uint32_t task;
+	int link, r;
+	if ((r = bench_peer_start(node, argv, -1, &task, &link)) < 0) {
+		printf("kbench: cannot start the peer on node %u: %s\n", (unsigned)node, kerror_name(r));
+		return 1;
+	}
+	buf[0] = 0x5a;
+	struct message m;
+	for (uint32_t i = 0; i < REMOTE_WARMUP; i++) {
+		m = message_into(in, sizeof in);
+		if (sendmessage(link, buf, 1, -1) < 0 || receivemessage(&m) != 1 || in[0] != 0x5a) {
+			printf("kbench: a remote round trip went wrong\n");
+			return 1;
+		}
+	}
+	active = region_named(oneway ? "remote_send" : "remote_client");
+	uint64_t t0 = now();
+	bracket(active->begin);
+	if (oneway)
+		for (uint32_t i = n; i > 0; i--)
+			sendmessage(link, buf, 1, -1);
+	else
+		for (uint32_t i = n; i > 0; i--) {
+			m = message_into(in, sizeof in);
+			sendmessage(link, buf, 1, -1);
+			receivemessage(&m);
+		}
+	bracket(active->end);
+	uint64_t t1 = now();
+	profile_report(active, n, "clock", t1 - t0);
+	printf("kbench %s 1 %.1f\n", oneway ? "remote-send" : "remote", (double)(t1 - t0) / n);
+	m = message_into(in, sizeof in);
+	if (oneway && receivemessage(&m) != 1) {
+		printf("kbench: the stream's answer went wrong\n");
+		return 1;
+	}
+	sendmessage(link, buf, 0, -1); /* ends the peer */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 3 && (!strcmp(argv[1], "remote") || !strcmp(argv[1], "remote-send"))) {
+		uint32_t n = (uint32_t)atoi(argv[3]);
+		return remote((uint32_t)atoi(argv[2]), n ? n : 1, argv[1][6] == '-');
+	}
+	if (argc > 2 && (!strcmp(argv[1], "remote-peer") || !strcmp(argv[1], "remote-sink"))) {
+		uint32_t n = (uint32_t)atoi(argv[2]);
+		return remote_peer(n ? n : 1, !strcmp(argv[1], "remote-sink"));
+	}
 	if (argc > 1 && !strcmp(argv[1], "serve"))
 		return serve();
 	if (argc > 1 && !strcmp(argv[1], "serve-rr"))

@@ -1,7 +1,7 @@
 /*
  * tests/unit/test_kernel_klib.c - the kernel's memcpy, memmove and memset
- * (kernel/klib.c: every message's bytes go through them) against the host
- * C library's, for every length up to 300 bytes at every pair of
+ * (kernel/klib.c: every message's bytes go through them) and memcmp
+ * against the host C library's, for every length up to 300 bytes at every pair of
  * alignments, and the bytes around the destination left alone.  klib.c
  * is included here under other names, beside the C library's own.
  */
@@ -87,12 +87,39 @@ static void memmove_overlapping_both_ways(void **state)
 			}
 }
 
+static int sign(int v) { return (v > 0) - (v < 0); }
+
+/* memcmp's sign as the library's, equal or differing at every place (by
+ * a byte above and below), at every pair of alignments. */
+static void memcmp_as_the_library(void **state)
+{
+	(void)state;
+	fill(src, 5);
+	for (unsigned ao = 0; ao < 8; ao++)
+		for (unsigned bo = 0; bo < 8; bo++)
+			for (unsigned n = 0; n <= 140; n++) {
+				fill(got, 9);
+				memcpy(got + bo, src + ao, n);
+				assert_int_equal(klib_memcmp(src + ao, got + bo, n), 0);
+				for (unsigned at = 0; at < n; at++)
+					for (int dir = -1; dir <= 1; dir += 2) {
+						got[bo + at] = (uint8_t)(src[ao + at] + dir);
+						assert_int_equal(sign(klib_memcmp(src + ao, got + bo, n)),
+								 sign(memcmp(src + ao, got + bo, n)));
+						assert_int_equal(sign(klib_memcmp(got + bo, src + ao, n)),
+								 sign(memcmp(got + bo, src + ao, n)));
+						got[bo + at] = src[ao + at];
+					}
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(memcpy_as_the_library),
 		cmocka_unit_test(memset_as_the_library),
 		cmocka_unit_test(memmove_overlapping_both_ways),
+		cmocka_unit_test(memcmp_as_the_library),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -316,6 +316,17 @@ static void test_console_lines_give_iterations_and_measure(void **state)
 	kprof_free(&p);
 }
 
+/* The report as a string (to free). */
+static char *report_text(const struct kprof *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(kprof_report(p, out), 0);
+	fclose(out);
+	return text;
+}
+
 static void test_the_report_sorts_per_iteration_and_derives(void **state)
 {
 	(void)state;
@@ -337,11 +348,7 @@ static void test_the_report_sorts_per_iteration_and_derives(void **state)
 	assert_int_equal(kprof_add_diff(&p, "d=s-r"), -1);
 	assert_int_equal(kprof_add_diff(&p, "d=s-nope/2"), -1);
 	assert_string_equal(p.err, "`d=s-nope/2`: no region nope");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	assert_int_equal(kprof_report(&p, out), 0);
-	fclose(out);
+	char *text = report_text(&p);
 	const char *want =
 		"exec log: 23 lines, 1441 bytes, read as a stream\n"
 		"\n"
@@ -349,31 +356,31 @@ static void test_the_report_sorts_per_iteration_and_derives(void **state)
 		"  the guest's own measure (the process's CPU time) from its read before the bracket to its read "
 		"after: 14, 7.0 per iteration (log - measure: -8, -4.0 per iteration)\n"
 		"  kernel 1.0 (33.3%), program 2.0 (66.7%)\n"
-		"      per iter   share  space    function\n"
-		"           1.5   50.0%  program  main\n"
-		"           1.0   33.3%  kernel   sched_pick\n"
-		"           0.5   16.7%  program  kprof_begin_r\n"
+		"      per iter   share   entries  space    function\n"
+		"           1.5   50.0%       0.0  program  main\n"
+		"           1.0   33.3%       0.5  kernel   sched_pick\n"
+		"           0.5   16.7%       0.5  program  kprof_begin_r\n"
 		"\n"
 		"region s: 1 iteration in 1 bracket, 9 instructions, 9.0 per iteration\n"
 		"  the guest's own measure (node clock) from its read before the bracket to its read after: 9, "
 		"9.0 per iteration (log - measure: 0, +0.0 per iteration)\n"
 		"  kernel 4.0 (44.4%), program 5.0 (55.6%)\n"
-		"      per iter   share  space    function\n"
-		"           4.0   44.4%  program  main\n"
-		"           2.0   22.2%  kernel   sched_pick\n"
-		"           1.0   11.1%  program  kprof_begin_s\n"
-		"           1.0   11.1%  kernel   twice (0x100064)\n"
-		"           1.0   11.1%  kernel   twice (0x100068)\n"
+		"      per iter   share   entries  space    function\n"
+		"           4.0   44.4%       4.0  program  main\n"
+		"           2.0   22.2%       1.0  kernel   sched_pick\n"
+		"           1.0   11.1%       1.0  program  kprof_begin_s\n"
+		"           1.0   11.1%       1.0  kernel   twice (0x100064)\n"
+		"           1.0   11.1%       1.0  kernel   twice (0x100068)\n"
 		"\n"
 		"derived d = (s - r) / 2: 3.0 per iteration (by the guest's own measures: 1.0)\n"
 		"  kernel 1.5 (50.0%), program 1.5 (50.0%)\n"
-		"      per iter   share  space    function\n"
-		"           1.2   41.7%  program  main\n"
-		"           0.5   16.7%  program  kprof_begin_s\n"
-		"           0.5   16.7%  kernel   sched_pick\n"
-		"           0.5   16.7%  kernel   twice (0x100064)\n"
-		"           0.5   16.7%  kernel   twice (0x100068)\n"
-		"          -0.2   -8.3%  program  kprof_begin_r\n"
+		"      per iter   share   entries  space    function\n"
+		"           1.2   41.7%       2.0  program  main\n"
+		"           0.5   16.7%       0.5  program  kprof_begin_s\n"
+		"           0.5   16.7%       0.2  kernel   sched_pick\n"
+		"           0.5   16.7%       0.5  kernel   twice (0x100064)\n"
+		"           0.5   16.7%       0.5  kernel   twice (0x100068)\n"
+		"          -0.2   -8.3%      -0.2  program  kprof_begin_r\n"
 		"\n";
 	assert_string_equal(text, want);
 	free(text);
@@ -392,6 +399,101 @@ static void test_a_region_the_console_does_not_report_is_refused(void **state)
 	FILE *out = fopen("/dev/null", "w");
 	assert_int_equal(kprof_report(&p, out), -1);
 	fclose(out);
+	kprof_free(&p);
+}
+
+/* One region of two selected (a cluster node runs one part of kbench):
+ * the other's markers are data, its console line is passed over and it
+ * need not run; a region the program lacks, or a selection after the
+ * tables, is refused. */
+static void test_a_selected_region_alone_is_profiled(void **state)
+{
+	(void)state;
+	struct kprof p;
+	kprof_init(&p);
+	assert_int_equal(kprof_select(&p, "r"), 0);
+	for (size_t i = 0; i < sizeof KERNEL / sizeof *KERNEL; i++)
+		assert_int_equal(kprof_symbol_line(&p, KERNEL[i], KPROF_KERNEL, 0, "k.nm", i + 1), 0);
+	for (size_t i = 0; i < sizeof USER / sizeof *USER; i++)
+		assert_int_equal(kprof_symbol_line(&p, USER[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), 0);
+	assert_int_equal(p.nregions, 1);
+	assert_int_equal(kprof_region(&p, "s"), -1);
+	assert_int_equal(kprof_select(&p, "s"), -1);
+	assert_string_equal(p.err, "regions must be selected before the symbol tables are read");
+	run_log(&p);
+	feed(&p, trace(0x40012008)); /* s's markers: not brackets */
+	feed(&p, trace(0x40000012));
+	feed(&p, trace(0x4001200c));
+	assert_int_equal(kprof_log_done(&p), 0);
+	assert_int_equal(p.regions[0].total, 6);
+	assert_int_equal(kprof_console_line(&p, "kbench profile s 2 clock 100\n", "c", 1), 0);
+	assert_int_equal(kprof_console_line(&p, "kbench profile r 2 clock 12\n", "c", 2), 0);
+	assert_int_equal(p.regions[0].iterations, 2);
+	FILE *out = fopen("/dev/null", "w");
+	assert_int_equal(kprof_report(&p, out), 0);
+	fclose(out);
+	kprof_free(&p);
+
+	kprof_init(&p);
+	assert_int_equal(kprof_select(&p, "q"), 0);
+	for (size_t i = 0; i < sizeof USER / sizeof *USER; i++)
+		assert_int_equal(kprof_symbol_line(&p, USER[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), -1);
+	assert_string_equal(p.err, "region q was selected but the program has no marker kprof_begin_q");
+	kprof_free(&p);
+}
+
+/* Tables made with `nm -l`: each function's file, the report summed by
+ * file under the directory all share; a bad FILE:LINE is named. */
+static void test_source_files_sum_the_report(void **state)
+{
+	(void)state;
+	static const char *const k[] = {
+		"00100000 00000010 T a\t/src/k/x.c:3\n",
+		"00100010 00000010 t b\t/src/k/x.c:9\n",
+		"00100020 00000010 T c\t/src/lib/y.c:1\n",
+		"00100030 00000010 T d\n", /* no debug information */
+	};
+	static const char *const u[] = {
+		"40000000 00000010 T main\t/src/u/m.c:5\n",
+		"40012000 00000004 D kprof_begin_r\n",
+		"40012004 00000004 D kprof_end_r\n",
+	};
+	struct kprof p;
+	kprof_init(&p);
+	for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+		assert_int_equal(kprof_symbol_line(&p, k[i], KPROF_KERNEL, 0, "k.nm", i + 1), 0);
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		assert_int_equal(kprof_symbol_line(&p, u[i], KPROF_USER, 0, "u.nm", i + 1), 0);
+	assert_int_equal(kprof_symbols_done(&p), 0);
+	assert_string_equal(p.syms[kprof_lookup(&p, 0x100014)].file, "/src/k/x.c");
+	assert_string_equal(p.syms[kprof_lookup(&p, 0x100014)].name, "b");
+	feed(&p, trace(0x40012000));
+	const uint32_t pcs[] = { 0x100000, 0x100001, 0x100010, 0x100020, 0x100030, 0x40000000 };
+	for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++)
+		feed(&p, trace(pcs[i]));
+	feed(&p, trace(0x40012004));
+	assert_int_equal(kprof_log_done(&p), 0);
+	assert_int_equal(kprof_console_line(&p, "kbench profile r 1 clock 7\n", "c", 1), 0);
+	char *text = report_text(&p);
+	const char *want =
+		"  by source file (under /src/):\n"
+		"           3.0   42.9%  k/x.c\n"
+		"           1.0   14.3%  (kernel, no source file)\n"
+		"           1.0   14.3%  (program, no source file)\n"
+		"           1.0   14.3%  lib/y.c\n"
+		"           1.0   14.3%  u/m.c\n";
+	if (!strstr(text, want))
+		fail_msg("no by-file table in:\n%s", text);
+	free(text);
+	kprof_free(&p);
+
+	kprof_init(&p);
+	assert_int_equal(kprof_symbol_line(&p, "00100000 T a\t/src/x.c\n", KPROF_KERNEL, 0, "k.nm", 4), -1);
+	assert_string_equal(p.err, "k.nm:4:14: expected FILE:LINE after the name's tab (nm -l)");
+	assert_int_equal(kprof_symbol_line(&p, "00100000 T a\t:12\n", KPROF_KERNEL, 0, "k.nm", 5), -1);
+	assert_int_equal(p.nsyms, 0);
 	kprof_free(&p);
 }
 
@@ -424,6 +526,8 @@ int main(void)
 		cmocka_unit_test(test_console_lines_give_iterations_and_measure),
 		cmocka_unit_test(test_the_report_sorts_per_iteration_and_derives),
 		cmocka_unit_test(test_a_region_the_console_does_not_report_is_refused),
+		cmocka_unit_test(test_a_selected_region_alone_is_profiled),
+		cmocka_unit_test(test_source_files_sum_the_report),
 		cmocka_unit_test(test_dfilter_leaves_out_the_named_functions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
