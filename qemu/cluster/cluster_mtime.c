@@ -31,11 +31,11 @@
  *   the receiving kernel's taking-in up to the hand-over.  Measured in
  *   virtual time on a 2-node LAN cluster, as the difference of the two
  *   stamps on the one clock (dpm record -n 2 --flags send,receive,
- *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22882,
- *   22957, 23698, 31123, 56665 ns; 27 November 2026, the kernel whose
- *   copies are the machine's block copy and whose x86 entry picks the
- *   fast path itself; 1493, 1513, 1577, 2140, 4063 before the block
- *   copy).
+ *   receivecall,queued -- pingpong 2 400 1 10 100 1000 4096: 22558,
+ *   22633, 23374, 30799, 56341 ns; 27 November 2026, the kernel whose
+ *   taking-in no longer scans the process table for credit waiters on
+ *   every frame, 324 less at every size than the 1386, 1389, 1410, 1635,
+ *   2409 before it; 1493, 1513, 1577, 2140, 4063 before the block copy).
  * - TX, RX: the transport's work, which runs on the node clock but in no
  *   process (docs/virtual-time.md §2.5), charged by the analyses to the
  *   machines (remote_tx_ns, remote_rx_ns): the sending kernel's part of a
@@ -51,11 +51,13 @@
  *   measured again on the block copy's kernel over the frame's
  *   hand-over alone (deliver_up: 811, 814, 835, 1059, 1831 a frame for 1
  *   to 4096 bytes, so +3, +24, +248, +1020; it was +18, +85, +648, +2571
- *   with the C copy loop). */
+ *   with the C copy loop); the taking-in's credit scan, 324 a frame at
+ *   every size (REMOTE's stamps above, and remote_deliver 396 -> 72 in
+ *   make bench-remote's profile), taken out since: 823 for 1 byte. */
 enum { P_BYTES, P_REMOTE, P_TX, P_RX, P_COLUMNS };
 static const uint64_t kernel_path[][P_COLUMNS] = {
-	{ 1, 1386, 491, 1147 },     { 10, 1389, 491, 1150 },    { 100, 1410, 491, 1171 },
-	{ 1000, 1635, 491, 1395 }, { 4096, 2409, 491, 2167 },
+	{ 1, 1062, 491, 823 },     { 10, 1065, 491, 826 },    { 100, 1086, 491, 847 },
+	{ 1000, 1311, 491, 1071 }, { 4096, 2085, 491, 1843 },
 };
 #define ROWS (sizeof kernel_path / sizeof kernel_path[0])
 

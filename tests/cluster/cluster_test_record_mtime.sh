@@ -30,10 +30,10 @@ check "virtual: the log's table is beside it, in virtual time" \
 	[ "$(head -1 "$TEST_DIR/v.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
 # 1 byte: local, the switch's 75 instructions at 1.024 us (the preset's
 # copying is the processes' CPU, not in the table); remote, the kernels'
-# 1386 at 1.024 us, a 187-byte frame at 3 Mb/s (499 us), 100 us, and the
+# 1062 at 1.024 us, a 187-byte frame at 3 Mb/s (499 us), 100 us, and the
 # preset's txcost and rxcost, 100 us + 4.5 ms per 1000 frame bytes each
 # (0.9415 ms)
-check "virtual: ...the 1984 preset's figures" grep -qx "1,76800,3900931,502784,1174528,498667,1482752" "$TEST_DIR/v.log.mtime"
+check "virtual: ...the 1984 preset's figures" grep -qx "1,76800,3569155,502784,842752,498667,1482752" "$TEST_DIR/v.log.mtime"
 "$DPM" parallel "$TEST_DIR/v.log" >"$TEST_DIR/v.par" 2>"$TEST_DIR/v.par.err"
 check "virtual: dpm parallel uses it" has "v.log.mtime (recorded with the log, clock=virtual)" "$TEST_DIR/v.par"
 check_that "virtual: ...and says nothing on stderr" '[ ! -s "$TEST_DIR/v.par.err" ]'
@@ -53,7 +53,7 @@ expect_status 2 "given: a table without remote_ns is refused before the run" \
 up slow-x86 'cluster net=1984' 'node n1 arch=x86 clock=virtual'
 rec -o "$TEST_DIR/x.log"
 check "shift 10 on x86: record exits 0" [ $? -eq 0 ]
-check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,76800,3900931,502784,1174528,498667,1482752" "$TEST_DIR/x.log.mtime"
+check "shift 10 on x86: ...with the 1984 preset's table" grep -qx "1,76800,3569155,502784,842752,498667,1482752" "$TEST_DIR/x.log.mtime"
 "$DPM" cluster down --dir "$d" >/dev/null
 
 # ---- clock=icount: none known --------------------------------------------------------
@@ -75,7 +75,7 @@ rec --nodes 1 -o "$TEST_DIR/d.log"
 check "default: record boots a cluster and exits 0" [ $? -eq 0 ]
 check "default: ...in virtual time, its table beside the log" \
 	[ "$(head -1 "$TEST_DIR/d.log.mtime" 2>/dev/null)" = "# clock=virtual" ]
-check "default: ...the LAN preset's figures" grep -qx "1,75,22882,491,1147,1496,1448" "$TEST_DIR/d.log.mtime"
+check "default: ...the LAN preset's figures" grep -qx "1,75,22558,491,823,1496,1448" "$TEST_DIR/d.log.mtime"
 check "default: ...and stops it again" [ ! -e "$d/state" ]
 timeout -k 5 120 "$DPM" record --dir "$d" --nodes 1 --clock icount -o "$TEST_DIR/di.log" \
 	-- pingpong 0 20 1 100 >/dev/null 2>"$TEST_DIR/di.err"

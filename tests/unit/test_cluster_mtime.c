@@ -57,24 +57,24 @@ static void test_model_by_hand(void **state)
 {
 	(void)state;
 	/* LAN: 1 byte is a 187-byte frame, 1496 ns at 1 Gb/s, + 20 us, + the
-	 * kernels' 1386 instructions; a local delivery is the switch alone */
+	 * kernels' 1062 instructions; a local delivery is the switch alone */
 	load("node a clock=virtual\n");
-	model(1, 75, 1386 + 1496 + 20000);
+	model(1, 75, 1062 + 1496 + 20000);
 	/* between measured sizes the kernels' part is interpolated:
-	 * 1410 + (1635 - 1410) * 450 / 900, rounded to the nearest */
-	model(550, 75, 1523 + (550 + 186) * 8 + 20000);
+	 * 1086 + (1311 - 1086) * 450 / 900, rounded to the nearest */
+	model(550, 75, 1199 + (550 + 186) * 8 + 20000);
 	/* 1984: 1.024 us an instruction; 1186 bytes at 3 Mb/s are 3162.667 us;
 	 * the preset's fitted paths, 100 us + 4.5 ms per 1000 bytes each side:
 	 * 100 + 5337 us.  Its copying (copycost) is the processes' CPU, in
 	 * their traces, not a delivery's */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	model(1000, 75 * 1024, 1635ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
-	/* nor any copycost; the path interpolated: 1386 + (3 * 2 + 4) / 9 */
+	model(1000, 75 * 1024, 1311ull * 1024 + 3162667 + 100000 + 2 * (100000 + 5337000));
+	/* nor any copycost; the path interpolated: 1062 + (3 * 2 + 4) / 9 */
 	load("cluster copycost=2500ns\nnode a clock=virtual\n");
-	model(3, 75, 1387 + (3 + 186) * 8 + 20000);
+	model(3, 75, 1063 + (3 + 186) * 8 + 20000);
 	/* costs per side: 8 us + 2 us per 1000 bytes of a 286-byte frame */
 	load("cluster txcost=8us,2us rxcost=3us\nnode a clock=virtual shift=1\n");
-	model(100, 75 * 2, 1410 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
+	model(100, 75 * 2, 1086 * 2 + 8000 + 572 + 2288 + 20000 + 3000);
 }
 
 static void transport(uint32_t bytes, uint64_t tx, uint64_t rx, uint64_t link)
@@ -91,13 +91,13 @@ static void test_transport_by_hand(void **state)
 	(void)state;
 	load("node a clock=virtual\n");
 	/* the link: 187 and 736 bytes at 1 Gb/s */
-	transport(1, 491, 1147, 1496);
-	transport(0, 491, 1147, 1488);   /* a 186-byte frame */
-	/* interpolated: 1171 + (1395 - 1171) * 450 / 900, rounded */
-	transport(550, 491, 1283, 5888);
+	transport(1, 491, 823, 1496);
+	transport(0, 491, 823, 1488);   /* a 186-byte frame */
+	/* interpolated: 847 + (1071 - 847) * 450 / 900 */
+	transport(550, 491, 959, 5888);
 	/* in instructions: 2^shift ns each */
 	load("cluster net=1984\nnode a clock=virtual\n");
-	transport(1000, 491ull * 1024, 1395ull * 1024, 3162667);
+	transport(1000, 491ull * 1024, 1071ull * 1024, 3162667);
 }
 
 static char *slurp(const char *p)
@@ -120,9 +120,9 @@ static void test_virtual_time_computes_the_table(void **state)
 	assert_true(!strncmp(t, "# clock=virtual\n# computed by dpm cluster", 40));
 	assert_non_null(strstr(t, "\nsize_bytes,local_ns,remote_ns,remote_tx_ns,remote_rx_ns,remote_wire_ns,"
 				  "tick_ns\n"
-				  "1,75,22882,491,1147,1496,1448\n10,75,22957,491,1150,1568,1448\n"
-				  "100,75,23698,491,1171,2288,1448\n1000,75,31123,491,1395,9488,1448\n"
-				  "4096,75,56665,491,2167,34256,1448\n"));
+				  "1,75,22558,491,823,1496,1448\n10,75,22633,491,826,1568,1448\n"
+				  "100,75,23374,491,847,2288,1448\n1000,75,30799,491,1071,9488,1448\n"
+				  "4096,75,56341,491,1843,34256,1448\n"));
 }
 
 /* A measured table, as make bench-mtime writes one: its path. */
