@@ -65,13 +65,17 @@ profile() {
 	for f in kbench pm ns init; do
 		nm -n -S --defined-only "$prog/$f" > "$base.$f.nm"
 	done
-	local filter
+	local filter regions=() r
+	# kbench's loops of `kbench profile` (its remote ones are make bench-remote's)
+	for r in send_receive send_receive_4k call call_4k call_rr pair_unmetered pair_plain pair_metered; do
+		regions+=(-r "$r")
+	done
 	filter=$("$kprof" --dfilter "${thumb[@]}" -k "$base.kernel.nm" -u "$base.kbench.nm" "${skip[@]}")
 	set +e
 	qemu "$arch" "$k" "$base.console" "profile $profile_rounds" -singlestep -d exec,nochain \
 		-dfilter "$filter" -D /dev/stdout |
 		"$kprof" "${thumb[@]}" -k "$base.kernel.nm" -u "$base.kbench.nm" -x "$base.pm.nm" \
-			-x "$base.ns.nm" -x "$base.init.nm" -c "$base.console" \
+			-x "$base.ns.nm" -x "$base.init.nm" -c "$base.console" "${regions[@]}" \
 			-d event=pair_metered-pair_plain/4 -d replyreceive_saves=call-call_rr/1 > "$base.txt.tmp"
 	rc=("${PIPESTATUS[@]}")
 	set -e
