@@ -181,6 +181,11 @@ static int32_t request(struct proc *p, uint32_t node, struct rm_frame *f, const 
 		p->remote_need = FRAME_HDR_BYTES + (uint32_t)sizeof *f + len;
 		proc_set_state(p, P_REMOTE);
 		room_waiters = 1;   /* after the state: a poll sees both or neither */
+		static int told;    /* the first wait of the boot is said, once */
+		if (!told) {
+			told = 1;
+			kprintf("remote: a send to node %u waits for room in its send buffer\n", node);
+		}
 		proc_block();
 		p->remote_need = 0;
 		if (p->remote_done) {   /* the node went down meanwhile */

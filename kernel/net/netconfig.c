@@ -11,6 +11,9 @@
  *                           silent peer before it is down (default 10000)
  *   vdrop=N                 virtual time, a test's: the cluster card drops the
  *                           Nth TCP segment with data it receives, once
+ *   peerbuf=BYTES           a test's: the send buffer to each peer holds
+ *                           BYTES (8192..PEER_SNDBUF) instead of PEER_SNDBUF,
+ *                           so that senders wait for room in it
  *   selftest=peer|peerkill|hostlink  run a transport's self-test
  * Parsing is pure (no globals but the one net_cmdline_option fills) so the
  * host unit tests can run it.
@@ -162,6 +165,8 @@ static const struct number_key {
 	  "vdown: milliseconds from 1000 to 3600000" },
 	{ "vdrop", 1, 100000000, offsetof(struct net_config, drop_segment),
 	  "vdrop: a segment number from 1 to 100000000" },
+	{ "peerbuf", 8192, PEER_SNDBUF, offsetof(struct net_config, peer_sndbuf),
+	  "peerbuf: bytes from 8192 to the kernel's PEER_SNDBUF" },
 };
 
 int net_config_parse(struct net_config *cfg, const char *w, uint32_t n, const char **msg)

@@ -30,6 +30,8 @@ struct net_config {
 	uint32_t peer_wait_ms;     /* peerwait=: time a peer has to come up at boot */
 	uint32_t vdown_ms;         /* vdown=: virtual time, host-time silence before down */
 	uint32_t drop_segment;     /* vdrop=: virtual time, the data segment to drop (0: none) */
+	uint32_t peer_sndbuf;      /* peerbuf=: a test's, bytes of the send buffer to each peer
+	                              (0: PEER_SNDBUF) */
 	char selftest[NET_NAME_MAX]; /* selftest=: peer, peerkill, hostlink or "" */
 };
 

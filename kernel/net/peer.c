@@ -283,7 +283,8 @@ void peer_init(void)
 		p->state = lan ? PEER_CONNECTING : PEER_DOWN;
 		p->wait_until_ms = now + net_config.peer_wait_ms;
 		p->next_attempt_ms = now;
-		stream_init(&p->stream, p->ring, sizeof p->ring, &peer_stream_ops, p);
+		stream_init(&p->stream, p->ring, net_config.peer_sndbuf ? net_config.peer_sndbuf : sizeof p->ring,
+			    &peer_stream_ops, p);
 	}
 	if (!lan) {
 		if (npeers)

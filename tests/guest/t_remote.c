@@ -246,8 +246,9 @@ static void node_killed_mid_run(void)
 
 /* ---- `t_remote stress`: a full send buffer (nodes 1 and 2).  STRESS
  * helpers here send 4 KiB frames to node 2 all at once, more than the
- * 64 KiB send buffer to a peer (PEER_SNDBUF) and lwIP's TCP buffer hold,
- * so senders must wait for room without wedging the node, and node 2's
+ * 64 KiB send buffer to a peer (PEER_SNDBUF) and lwIP's TCP buffer hold
+ * (cluster_test_remote2 boots both nodes with peerbuf=16384 so that they
+ * surely do), so senders must wait for room without wedging the node, and node 2's
  * answers (acks, 4 KiB MOVEDATA reads) must wait for room without being
  * lost.  Before the kernel blocked such senders, node 1 hung here. ---- */
 

@@ -143,6 +143,15 @@ static void timeouts_and_selftest(void **state)
 	assert_int_equal(parse("vdrop=0", &msg), -1);
 	assert_int_equal(parse("vdrop=4x", &msg), -1);
 	assert_int_equal(cfg.drop_segment, 40);
+	/* a test's smaller send buffer to each peer: at least a 4 KiB
+	 * message's frame, at most the buffer there is */
+	assert_int_equal(cfg.peer_sndbuf, 0);
+	assert_int_equal(parse("peerbuf=16384", &msg), 1);
+	assert_int_equal(cfg.peer_sndbuf, 16384);
+	assert_int_equal(parse("peerbuf=8191", &msg), -1);
+	assert_int_equal(parse("peerbuf=65537", &msg), -1);
+	assert_int_equal(cfg.peer_sndbuf, 16384);
+	assert_int_equal(parse("peerbuf=65536", &msg), 1);
 	assert_int_equal(parse("selftest=peerkill", &msg), 1);
 	assert_string_equal(cfg.selftest, "peerkill");
 	assert_int_equal(parse("selftest=other", &msg), -1);
