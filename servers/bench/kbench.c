@@ -381,7 +381,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 3 && (!strcmp(argv[1], "remote") || !strcmp(argv[1], "remote-send"))) {
 		uint32_t n = (uint32_t)atoi(argv[3]);
-		return remote((uint32_t)atoi(argv[2]), n ? n : 1, argv[1][6] == '-');
+		return remote((uint32_t)atoi(argv[2]), n ? n : 1, !strcmp(argv[1], "remote-send"));
 	}
 	if (argc > 2 && (!strcmp(argv[1], "remote-peer") || !strcmp(argv[1], "remote-sink"))) {
 		uint32_t n = (uint32_t)atoi(argv[2]);
